@@ -1,0 +1,3 @@
+"""chronoeval: temporal-reasoning benchmarks for (vision-)language models."""
+
+__version__ = "0.1.0"
