@@ -1,0 +1,352 @@
+"""The CLI's verbs as Python functions: generate, load, run, score.
+
+A *run* is one model on one or more tasks, in its own directory::
+
+    <run_dir>/config.json     what was asked: tasks, datasets (path + content hash), backend, config
+    <run_dir>/store.sqlite    every response as it arrived (the run store)
+    <run_dir>/results.json    metrics with 95% intervals, counts, versions, seeds, dataset hashes
+    <run_dir>/samples.jsonl   per-sample records (also samples.parquet)
+    <run_dir>/plots/*.png     the tasks' figures
+
+Running the same command again resumes: only requests with no stored answer are sent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import platform
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chronoeval import __version__
+from chronoeval.core.answers import NoAnswer
+from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
+from chronoeval.core.errors import ChronoevalError, DataError
+from chronoeval.core.registry import get_task
+from chronoeval.core.task import SampleRecord, Task
+from chronoeval.engine.request import GenerationConfig, Request
+from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
+from chronoeval.engine.store import RunStore, StoredResponse
+from chronoeval.models.registry import BackendOptions, make_backend
+
+
+def cache_dir() -> Path:
+    """Where generated and imported datasets are cached (``$CHRONOEVAL_CACHE`` overrides)."""
+    env = os.environ.get("CHRONOEVAL_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "chronoeval"
+
+
+def _digest(obj: Any) -> str:
+    blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+
+
+def slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._=-]+", "_", text).strip("_") or "run"
+
+
+# -- datasets ----------------------------------------------------------------------------------
+def generate(
+    task_name: str,
+    *,
+    n: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    out: Path | None = None,
+    force: bool = False,
+) -> Dataset:
+    """Generate a task's items (cached: the same task, parameters and seed are built once)."""
+    task = get_task(task_name)
+    merged = {**task.default_params, **(params or {})}
+    if n is not None:
+        merged["n"] = n
+    unknown = set(merged) - set(task.default_params)
+    if unknown:
+        raise ChronoevalError(
+            f"task {task.name!r} has no parameter(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(task.default_params))}"
+        )
+    seed = task.default_seed if seed is None else seed
+    ident = {"params": merged, "seed": seed, "version": task.version}
+    root = Path(out) if out else cache_dir() / "datasets" / f"{task.name}-{_digest(ident)}"
+    if not force and (root / "manifest.json").is_file():
+        ds = load_dataset(root)
+        m = ds.manifest
+        if (m.task, m.params, m.seed, m.generator_version) == (
+            task.name,
+            merged,
+            seed,
+            task.version,
+        ):
+            return ds
+    return write_dataset(
+        root,
+        task.build(merged, seed),
+        suite=task.suite,
+        task=task.name,
+        generator_version=task.version,
+        params=merged,
+        seed=seed,
+        source="generated",
+    )
+
+
+def import_data(task_name: str, path: Path) -> Dataset:
+    """Load external data in a published layout into a cached chronoeval dataset."""
+    task = get_task(task_name)
+    path = Path(path)
+    if not path.exists():
+        raise DataError("no such file or directory", file=path)
+    files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
+    stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
+    root = cache_dir() / "datasets" / f"{task.name}-import-{_digest(stamp)}"
+    if (root / "manifest.json").is_file():
+        return load_dataset(root)
+    return write_dataset(
+        root,
+        task.load(path),
+        suite=task.suite,
+        task=task.name,
+        generator_version=task.version,
+        params={"path": str(path.resolve())},
+        seed=None,
+        source=f"loaded:{path.resolve()}",
+    )
+
+
+def prepare_dataset(
+    task: Task,
+    *,
+    data: Path | None = None,
+    n: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+) -> Dataset:
+    """The dataset a run evaluates: a chronoeval dataset dir, external data, or generated items."""
+    if data is not None:
+        ds = (
+            load_dataset(data)
+            if (Path(data) / "manifest.json").is_file()
+            else import_data(task.name, data)
+        )
+        if n is not None:
+            ds = Dataset(ds.root, ds.manifest, ds.items[:n])
+    else:
+        ds = generate(task.name, n=n, seed=seed, params=params)
+    items_file = ds.root / "items.jsonl"
+    for lineno, item in enumerate(ds.items, start=1):
+        try:
+            task.validate(item)
+        except DataError as exc:
+            raise exc.at(file=items_file, line=lineno) from None
+    return ds
+
+
+# -- runs --------------------------------------------------------------------------------------
+@dataclass
+class RunResult:
+    run_dir: Path
+    model: str
+    results: dict[str, Any]
+    summaries: dict[str, RunSummary] = field(default_factory=dict)
+
+
+def default_run_dir(tasks: list[str], model: str, root: Path | None = None) -> Path:
+    return Path(root or "runs") / "+".join(tasks) / slug(model)
+
+
+def run(
+    tasks: list[str],
+    model: str,
+    *,
+    data: Path | None = None,
+    n: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+    run_dir: Path | None = None,
+    generation: GenerationConfig | None = None,
+    backend_options: BackendOptions | None = None,
+    concurrency: int = 16,
+    retry: RetryPolicy | None = None,
+    progress: bool = True,
+    plots: bool = True,
+) -> RunResult:
+    """Run one model on tasks (resuming whatever the run directory already holds), then score."""
+    if data is not None and len(tasks) != 1:
+        raise ChronoevalError("--data names one task's data: give exactly one --task with it")
+    generation = generation or GenerationConfig()
+    options = backend_options or BackendOptions()
+    run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model)
+    run_dir.mkdir(parents=True, exist_ok=True)
+    config: dict[str, Any] = {
+        "chronoeval_version": __version__,
+        "model": model,
+        "generation": generation.to_json(),
+        "tasks": {},
+    }
+    summaries: dict[str, RunSummary] = {}
+    with RunStore.in_dir(run_dir) as store:
+        for name in tasks:
+            task = get_task(name)
+            ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params)
+            backend = make_backend(model, task, ds.items, options)
+            config["backend"] = backend.describe()
+            config["tasks"][name] = {
+                "dataset": str(ds.root.resolve()),
+                "content_hash": ds.content_hash,
+                "n_items": len(ds.items),
+                "seed": ds.manifest.seed,
+                "params": ds.manifest.params,
+                "source": ds.manifest.source,
+                "backend_identity": backend.identity,
+            }
+            _write_json(run_dir / "config.json", config)
+            jobs = [
+                Job(req.key(backend.identity), item.id, name, req)
+                for item in ds.items
+                for req in [Request(item.messages, generation, image_root=ds.root)]
+            ]
+            try:
+                summaries[name] = asyncio.run(
+                    run_jobs(
+                        jobs,
+                        backend,
+                        store,
+                        concurrency=concurrency,
+                        retry=retry,
+                        progress=progress,
+                        description=f"{name} · {model}",
+                    )
+                )
+            finally:
+                asyncio.run(backend.aclose())
+    results = score(run_dir, plots=plots)
+    return RunResult(run_dir, model, results, summaries)
+
+
+def score(run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0) -> dict[str, Any]:
+    """Re-parse and re-score the stored responses of a run; never calls a model."""
+    run_dir = Path(run_dir)
+    config_path = run_dir / "config.json"
+    if not config_path.is_file():
+        raise ChronoevalError(f"{run_dir} is not a run directory (no config.json)")
+    config = json.loads(config_path.read_text())
+    generation = GenerationConfig.from_json(config["generation"])
+    with RunStore.in_dir(run_dir) as store:
+        stored = store.all()
+    results: dict[str, Any] = {
+        "chronoeval_version": __version__,
+        "python": platform.python_version(),
+        "model": config["model"],
+        "backend": config.get("backend", {}),
+        "generation": config["generation"],
+        "bootstrap": {"method": "percentile", "n_boot": 1000, "seed": bootstrap_seed},
+        "tasks": {},
+    }
+    all_records: list[SampleRecord] = []
+    complete = True
+    for name, tconf in config["tasks"].items():
+        task = get_task(name)
+        ds = load_dataset(Path(tconf["dataset"]), verify_images=False)
+        if ds.content_hash != tconf["content_hash"]:
+            raise ChronoevalError(
+                f"dataset {ds.root} changed since the run (content hash differs); re-run it"
+            )
+        items = ds.items[: tconf["n_items"]]
+        records = [
+            _record(
+                task,
+                item,
+                stored.get(Request(item.messages, generation).key(tconf["backend_identity"])),
+            )
+            for item in items
+        ]
+        counts = {
+            s: sum(r.status == s for r in records)
+            for s in ("answered", "no_answer", "error", "missing")
+        }
+        scored = [r for r in records if r.status in ("answered", "no_answer")]
+        complete &= counts["error"] == 0 and counts["missing"] == 0
+        results["tasks"][name] = {
+            "suite": task.suite,
+            "dataset": {
+                k: tconf[k] for k in ("content_hash", "n_items", "seed", "params", "source")
+            },
+            "counts": counts,
+            "metrics": task.aggregate(scored, seed=bootstrap_seed) if scored else {},
+        }
+        all_records.extend(records)
+    results["complete"] = complete
+    _write_json(run_dir / "results.json", results)
+    write_samples(run_dir, all_records)
+    if plots:
+        from chronoeval.report.figures import write_run_figures
+
+        write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
+    return results
+
+
+def _record(task: Task, item: Any, resp: StoredResponse | None) -> SampleRecord:
+    rec = SampleRecord(item.id, task.name, item.metadata, item.target, status="missing")
+    if resp is None:
+        return rec
+    rec.latency_s, rec.usage = resp.latency_s, resp.usage
+    if not resp.ok:
+        rec.status, rec.error = "error", resp.error
+        return rec
+    rec.response = resp.text
+    answer = task.parse(resp.text or "", item)
+    rec.status = "no_answer" if isinstance(answer, NoAnswer) else "answered"
+    rec.answer = str(answer) if isinstance(answer, NoAnswer) else task.answer_to_json(answer)
+    rec.scores = task.score(answer, item)
+    return rec
+
+
+def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
+    rows = [r.to_json() for r in records]
+    tmp = run_dir / "samples.jsonl.tmp"
+    with open(tmp, "w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+    os.replace(tmp, run_dir / "samples.jsonl")
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    table = pa.table(
+        {
+            "item_id": [r["item_id"] for r in rows],
+            "task": [r["task"] for r in rows],
+            "status": [r["status"] for r in rows],
+            "target": [json.dumps(r["target"], default=str) for r in rows],
+            "response": [r["response"] for r in rows],
+            "answer": [json.dumps(r["answer"], default=str) for r in rows],
+            "error": [r["error"] for r in rows],
+            "scores": [json.dumps(r["scores"]) for r in rows],
+            "latency_s": [r["latency_s"] for r in rows],
+            "metadata": [json.dumps(r["metadata"], default=str) for r in rows],
+        }
+    )
+    pq.write_table(table, run_dir / "samples.parquet")
+
+
+def _write_json(path: Path, obj: Any) -> None:
+    tmp = path.with_suffix(path.suffix + ".tmp")
+    tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+    os.replace(tmp, path)
+
+
+def read_records(run_dir: Path) -> list[SampleRecord]:
+    """The per-sample records of a scored run (from samples.jsonl)."""
+    out = []
+    with open(Path(run_dir) / "samples.jsonl", encoding="utf-8") as fh:
+        for line in fh:
+            row = json.loads(line)
+            out.append(SampleRecord(**row))
+    return out

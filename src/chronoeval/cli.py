@@ -1,0 +1,220 @@
+"""The ``chronoeval`` command line: list, generate, run, score, report, serve."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from chronoeval.core.errors import ChronoevalError
+
+app = typer.Typer(
+    add_completion=False,
+    no_args_is_help=False,
+    help="Measure how well (vision-)language models understand time.",
+    pretty_exceptions_enable=False,
+)
+console = Console()
+
+
+def _params(values: list[str] | None) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for kv in values or []:
+        key, sep, raw = kv.partition("=")
+        if not sep:
+            raise ChronoevalError(f"--param needs key=value, got {kv!r}")
+        try:
+            out[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            out[key] = raw
+    return out
+
+
+@app.command("list")
+def list_tasks() -> None:
+    """List the registered tasks."""
+    from chronoeval.core.registry import all_tasks
+
+    table = Table(title="chronoeval tasks")
+    for col in ("task", "suite", "reference agent", "default params", "description"):
+        table.add_column(col, overflow="fold")
+    for name, task in all_tasks().items():
+        table.add_row(
+            name,
+            task.suite,
+            "yes" if task.reference_agent() else "no",
+            json.dumps(task.default_params),
+            task.description,
+        )
+    console.print(table)
+
+
+@app.command()
+def generate(
+    task: Annotated[str, typer.Argument(help="task name, e.g. clockqa")],
+    n: Annotated[int | None, typer.Option(help="number of items")] = None,
+    seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+    out: Annotated[Path | None, typer.Option(help="dataset directory (default: cache)")] = None,
+    force: Annotated[bool, typer.Option(help="regenerate even if cached")] = False,
+) -> None:
+    """Generate a task's items into a dataset directory (manifest.json, items.jsonl, images/)."""
+    from chronoeval import api
+
+    ds = api.generate(task, n=n, seed=seed, params=_params(param), out=out, force=force)
+    console.print(f"{len(ds.items)} items in {ds.root} (content hash {ds.content_hash[:16]}…)")
+
+
+@app.command()
+def run(
+    task: Annotated[list[str] | None, typer.Option(help="task(s) to run (repeatable)")] = None,
+    suite: Annotated[str | None, typer.Option(help="run every task of a suite")] = None,
+    model: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="backend spec(s): reference, random, majority, constant:<answer>, "
+            "openai:<model> (repeatable)"
+        ),
+    ] = None,
+    data: Annotated[
+        Path | None, typer.Option(help="a dataset dir or published-layout data")
+    ] = None,
+    n: Annotated[int | None, typer.Option(help="number of items per task")] = None,
+    seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+    out: Annotated[Path | None, typer.Option(help="run directory (one model) or root")] = None,
+    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL")] = None,
+    api_key_env: Annotated[
+        str, typer.Option(help="env var holding the API key")
+    ] = "OPENAI_API_KEY",
+    timeout: Annotated[float, typer.Option(help="per-request timeout, seconds")] = 120.0,
+    concurrency: Annotated[int, typer.Option(help="requests in flight")] = 16,
+    max_retries: Annotated[int, typer.Option(help="retries per request")] = 5,
+    temperature: Annotated[float, typer.Option()] = 0.0,
+    max_tokens: Annotated[int, typer.Option()] = 512,
+    gen_seed: Annotated[int | None, typer.Option(help="sampling seed sent to the model")] = 0,
+    progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+) -> None:
+    """Run models on tasks (resumes by default), score, and write results.json and figures.
+
+    With no arguments: the default job (Lost in Time on generated items, reference agents and the
+    random baseline), written under runs/.
+    """
+    from chronoeval import api
+    from chronoeval.core.registry import DEFAULT_JOB, suite_tasks
+    from chronoeval.engine.request import GenerationConfig
+    from chronoeval.engine.runner import RetryPolicy
+    from chronoeval.models.registry import BackendOptions
+    from chronoeval.report.figures import write_run_figures
+    from chronoeval.report.summary import print_summary
+
+    tasks = list(task or []) + (suite_tasks(suite) if suite else [])
+    tasks = tasks or list(DEFAULT_JOB["tasks"])
+    models = list(model or DEFAULT_JOB["models"])
+    root = out or Path("runs") / "+".join(tasks)
+    results: dict[str, dict[str, Any]] = {}
+    records_by_model: dict[str, Any] = {}
+    for m in models:
+        run_dir = out if (out and len(models) == 1) else root / api.slug(m)
+        res = api.run(
+            tasks,
+            m,
+            data=data,
+            n=n,
+            seed=seed,
+            params=_params(param),
+            run_dir=run_dir,
+            generation=GenerationConfig(
+                temperature=temperature, max_tokens=max_tokens, seed=gen_seed
+            ),
+            backend_options=BackendOptions(
+                base_url=base_url, api_key_env=api_key_env, timeout_s=timeout
+            ),
+            concurrency=concurrency,
+            retry=RetryPolicy(max_retries=max_retries),
+            progress=progress and sys.stderr.isatty(),
+        )
+        results[m] = res.results
+        records_by_model[m] = api.read_records(res.run_dir)
+        for name, s in res.summaries.items():
+            console.print(
+                f"[bold]{name}[/bold] · {m}: {s.total} items, {s.cached} already stored, "
+                f"{s.called} asked ({s.answered} answered, {s.errors} errors, "
+                f"{s.retries} retries) in {s.wall_s:.1f}s → {res.run_dir}"
+            )
+            for msg in s.error_messages:
+                console.print(f"  [red]error[/red] {msg}")
+    print_summary(results, console)
+    if len(models) > 1:
+        figs = write_run_figures(
+            {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
+        )
+        console.print(f"comparison figures: {', '.join(str(f) for f in figs)}")
+
+
+@app.command()
+def score(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> None:
+    """Re-parse and re-score a run's stored responses (never calls the model)."""
+    from chronoeval import api
+    from chronoeval.report.summary import print_summary
+
+    results = api.score(run_dir)
+    print_summary({results["model"]: results}, console)
+
+
+@app.command()
+def report(runs: Annotated[list[Path], typer.Argument(help="run directories")]) -> None:
+    """Print the summary table of one or more scored runs."""
+    from chronoeval.report.summary import print_summary
+
+    table: dict[str, dict[str, Any]] = {}
+    for rd in runs:
+        path = rd / "results.json"
+        if not path.is_file():
+            raise ChronoevalError(f"{rd}: no results.json (run `chronoeval score {rd}` first)")
+        res = json.loads(path.read_text())
+        table[f"{res['model']} ({rd})"] = res
+    print_summary(table, console)
+
+
+@app.command()
+def serve(
+    model: Annotated[list[str], typer.Option(help="backend spec(s) to serve, e.g. reference")],
+    task: Annotated[str | None, typer.Option(help="task for bare model ids")] = None,
+    host: Annotated[str, typer.Option(help="bind address")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port (0 = any free port)")] = 8000,
+    faults: Annotated[str | None, typer.Option(help='inject faults, e.g. "500@2,429:1@3"')] = None,
+    latency: Annotated[float, typer.Option(help="added latency per request, seconds")] = 0.0,
+    request_log: Annotated[Path | None, typer.Option(help="append a JSON line per request")] = None,
+    ready_file: Annotated[Path | None, typer.Option(help="write the base URL here when up")] = None,
+) -> None:
+    """Serve backends (reference agents, baselines) as an OpenAI-compatible API."""
+    from chronoeval.server.app import serve as serve_app
+
+    serve_app(
+        model,
+        task=task,
+        host=host,
+        port=port,
+        faults=faults,
+        latency_s=latency,
+        request_log=request_log,
+        ready_file=ready_file,
+    )
+
+
+def main() -> None:
+    try:
+        app()
+    except ChronoevalError as exc:
+        console.print(f"[bold red]error:[/bold red] {exc}", highlight=False)
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

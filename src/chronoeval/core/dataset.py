@@ -1,0 +1,209 @@
+"""Datasets on disk: ``manifest.json`` + ``items.jsonl`` + ``images/``.
+
+Generation is deterministic for a seed; the manifest records suite, task, generator version,
+parameters and seed (everything needed to regenerate the set bit for bit) and a content hash over
+``items.jsonl``, whose lines carry every image's sha256, so the hash covers the pixels too.
+A dataset directory is written atomically (temporary directory, then rename): a crash never leaves a
+half-written dataset that looks complete.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chronoeval.core.errors import DataError
+from chronoeval.core.items import ImagePart, Item
+
+MANIFEST = "manifest.json"
+ITEMS = "items.jsonl"
+IMAGES = "images"
+
+
+@dataclass
+class BuiltItem:
+    """An item as a task builds it, with the bytes of the images its messages reference."""
+
+    item: Item
+    images: dict[str, bytes] = field(default_factory=dict)
+
+
+def image_part(name: str, data: bytes, mime: str = "image/png") -> tuple[ImagePart, str, bytes]:
+    """An image part stored as ``images/<name>``; returns (part, relative path, bytes)."""
+    rel = f"{IMAGES}/{name}"
+    return ImagePart(rel, hashlib.sha256(data).hexdigest(), mime), rel, data
+
+
+@dataclass(frozen=True)
+class Manifest:
+    suite: str
+    task: str
+    generator_version: str
+    params: dict[str, Any]
+    seed: int | None
+    source: str
+    n_items: int
+    content_hash: str
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "suite": self.suite,
+            "task": self.task,
+            "generator_version": self.generator_version,
+            "params": self.params,
+            "seed": self.seed,
+            "source": self.source,
+            "n_items": self.n_items,
+            "content_hash": self.content_hash,
+        }
+
+
+@dataclass
+class Dataset:
+    root: Path
+    manifest: Manifest
+    items: list[Item]
+
+    def image_path(self, part: ImagePart) -> Path:
+        return self.root / part.path
+
+    @property
+    def content_hash(self) -> str:
+        return self.manifest.content_hash
+
+
+def write_dataset(
+    root: Path,
+    built: Iterable[BuiltItem],
+    *,
+    suite: str,
+    task: str,
+    generator_version: str,
+    params: dict[str, Any],
+    seed: int | None,
+    source: str,
+) -> Dataset:
+    """Write a dataset directory atomically and return it loaded."""
+    root = Path(root)
+    root.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+    try:
+        (tmp / IMAGES).mkdir()
+        digest = hashlib.sha256()
+        items: list[Item] = []
+        seen: set[str] = set()
+        with open(tmp / ITEMS, "w", encoding="utf-8") as fh:
+            for b in built:
+                if b.item.id in seen:
+                    raise DataError("duplicate item id", item_id=b.item.id, field="id")
+                seen.add(b.item.id)
+                for rel, data in b.images.items():
+                    target = tmp / rel
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+                line = b.item.to_line() + "\n"
+                digest.update(line.encode("utf-8"))
+                fh.write(line)
+                items.append(b.item)
+        manifest = Manifest(
+            suite=suite,
+            task=task,
+            generator_version=generator_version,
+            params=params,
+            seed=seed,
+            source=source,
+            n_items=len(items),
+            content_hash=digest.hexdigest(),
+        )
+        (tmp / MANIFEST).write_text(json.dumps(manifest.to_json(), indent=2, sort_keys=True) + "\n")
+        if root.exists():
+            shutil.rmtree(root)
+        os.replace(tmp, root)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return Dataset(root, manifest, items)
+
+
+def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
+    """Load and validate a dataset directory.
+
+    Every problem is one :class:`DataError` naming the file, the line or item id and the field: a
+    line that is not JSON, a malformed item, a missing image, an image whose bytes do not match its
+    sha256 (corrupt or replaced), a content hash that does not match the manifest.
+    """
+    root = Path(root)
+    manifest_path = root / MANIFEST
+    if not manifest_path.is_file():
+        raise DataError("no manifest.json here: not a chronoeval dataset directory", file=root)
+    try:
+        raw = json.loads(manifest_path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise DataError(
+            f"not valid JSON ({exc.msg})", file=manifest_path, line=exc.lineno
+        ) from None
+    try:
+        manifest = Manifest(**{k: raw[k] for k in Manifest.__dataclass_fields__})
+    except KeyError as exc:
+        raise DataError("missing key", file=manifest_path, field=str(exc.args[0])) from None
+    items_path = root / ITEMS
+    if not items_path.is_file():
+        raise DataError("missing items.jsonl", file=items_path)
+    digest = hashlib.sha256()
+    items: list[Item] = []
+    with open(items_path, "rb") as fh:
+        for lineno, line_bytes in enumerate(fh, start=1):
+            digest.update(line_bytes)
+            if not line_bytes.strip():
+                raise DataError("empty line", file=items_path, line=lineno)
+            try:
+                obj = json.loads(line_bytes)
+            except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                raise DataError(
+                    f"line is not valid JSON ({exc})", file=items_path, line=lineno
+                ) from None
+            try:
+                item = Item.from_json(obj)
+            except DataError as exc:
+                raise exc.at(file=items_path, line=lineno) from None
+            if verify_images:
+                for i, part in enumerate(item.images):
+                    _check_image(root, part, items_path, lineno, item.id, i)
+            items.append(item)
+    if digest.hexdigest() != manifest.content_hash:
+        raise DataError(
+            "content hash does not match manifest.json (items.jsonl was edited after generation); "
+            "regenerate the dataset or fix the manifest",
+            file=items_path,
+        )
+    if len(items) != manifest.n_items:
+        raise DataError(
+            f"manifest says {manifest.n_items} items, found {len(items)}", file=items_path
+        )
+    return Dataset(root, manifest, items)
+
+
+def _check_image(root: Path, part: ImagePart, file: Path, line: int, item_id: str, i: int) -> None:
+    path = root / part.path
+    field_name = f"image {i} ({part.path})"
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise DataError(
+            "image file is missing", file=file, line=line, item_id=item_id, field=field_name
+        ) from None
+    if hashlib.sha256(data).hexdigest() != part.sha256:
+        raise DataError(
+            "image bytes do not match their sha256 (corrupt or replaced)",
+            file=file,
+            line=line,
+            item_id=item_id,
+            field=field_name,
+        )

@@ -1,0 +1,57 @@
+"""Statistics for reports: percentile bootstrap intervals over items.
+
+Source: Efron & Tibshirani (1993), percentile bootstrap; 95% interval from the 2.5th and 97.5th
+percentiles of the statistic recomputed on ``n_boot`` resamples of the items (with replacement),
+seeded so that every report is reproducible.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+N_BOOT = 1000
+
+
+def bootstrap_ci(
+    values: Sequence[float] | np.ndarray,
+    statistic: Callable[[np.ndarray], float] | None = None,
+    *,
+    n_boot: int = N_BOOT,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of ``statistic`` (default: mean) over the rows of ``values``.
+
+    ``statistic`` receives an index array of resampled rows when given (so multi-column
+    statistics such as macro-F1 can be resampled together); with the default mean it is vectorised.
+    Returns None for fewer than two rows.
+    """
+    arr = np.asarray(values)
+    n = len(arr)
+    if n < 2:
+        return None
+    rng = np.random.default_rng(seed)
+    idx = rng.integers(0, n, size=(n_boot, n))
+    if statistic is None:
+        stats = arr.astype(float)[idx].mean(axis=1)
+    else:
+        stats = np.array([statistic(row) for row in idx], dtype=float)
+    alpha = (1 - level) / 2
+    lo, hi = np.quantile(stats, [alpha, 1 - alpha])
+    return float(lo), float(hi)
+
+
+def metric(value: float | None, ci: tuple[float, float] | None, n: int) -> dict[str, Any]:
+    """The shape every reported metric has in results.json."""
+    return {"value": value, "ci95": list(ci) if ci is not None else None, "n": n}
+
+
+def mean_metric(values: Sequence[float], *, seed: int = 0) -> dict[str, Any]:
+    """Mean with its bootstrap interval; ``value`` is None when there are no values."""
+    if len(values) == 0:
+        return metric(None, None, 0)
+    arr = np.asarray(values, dtype=float)
+    return metric(float(arr.mean()), bootstrap_ci(arr, seed=seed), len(arr))

@@ -1,0 +1,136 @@
+"""The task protocol: build / parse / score / aggregate, plus what baselines and agents need.
+
+One :class:`Task` subclass per paper task, registered by name in :mod:`chronoeval.core.registry`.
+Nothing outside a task knows a suite's answer types, prompts or metrics.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, ClassVar
+
+from chronoeval.core.answers import NoAnswer
+from chronoeval.core.dataset import BuiltItem
+from chronoeval.core.errors import ChronoevalError, DataError
+from chronoeval.core.items import Item, Message
+
+Agent = Callable[[Sequence[Message], Callable[[str], bytes]], str]
+"""A reference agent: (the rendered messages, a reader from an image path to its bytes) -> text.
+
+It sees what a model sees — the prompt text and the pixels — and nothing of the item's target or
+metadata. Backends adapt it to requests (in process, or behind ``chronoeval serve``)."""
+
+
+@dataclass
+class SampleRecord:
+    """One item's outcome after scoring. ``status``: answered | no_answer | error | missing."""
+
+    item_id: str
+    task: str
+    metadata: dict[str, Any]
+    target: Any
+    status: str
+    response: str | None = None
+    answer: Any = None
+    error: str | None = None
+    scores: dict[str, float | None] = field(default_factory=dict)
+    latency_s: float | None = None
+    usage: dict[str, int] = field(default_factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "item_id": self.item_id,
+            "task": self.task,
+            "status": self.status,
+            "target": self.target,
+            "response": self.response,
+            "answer": self.answer,
+            "error": self.error,
+            "scores": self.scores,
+            "latency_s": self.latency_s,
+            "usage": self.usage,
+            "metadata": self.metadata,
+        }
+
+
+class Task:
+    """Base class for a benchmark task. Subclasses set the class attributes and override methods."""
+
+    name: ClassVar[str]
+    suite: ClassVar[str]
+    version: ClassVar[str] = "1"
+    description: ClassVar[str] = ""
+    default_params: ClassVar[dict[str, Any]] = {}
+    default_seed: ClassVar[int] = 0
+    group_by: ClassVar[tuple[str, ...]] = ()
+    """Metadata keys reports break metrics down by (e.g. clock style)."""
+
+    # -- items -------------------------------------------------------------------------------
+    def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
+        """Generate items deterministically for ``seed``."""
+        raise ChronoevalError(f"task {self.name!r} has no generator")
+
+    def load(self, path: Path) -> Iterator[BuiltItem]:
+        """Load items from a published layout at ``path`` (no network)."""
+        raise ChronoevalError(f"task {self.name!r} cannot load external data")
+
+    def decode_target(self, item: Item) -> Any:
+        """The item's gold as the task's typed answer; raises DataError naming the field."""
+        return item.target
+
+    def validate(self, item: Item) -> None:
+        if item.task != self.name:
+            raise DataError(
+                f"item belongs to task {item.task!r}, not {self.name!r}",
+                item_id=item.id,
+                field="task",
+            )
+        try:
+            self.decode_target(item)
+        except DataError as exc:
+            raise exc.at(item_id=item.id) from None
+        except (ValueError, TypeError) as exc:
+            raise DataError(str(exc), item_id=item.id, field="target") from None
+
+    # -- answers -----------------------------------------------------------------------------
+    def parse(self, text: str, item: Item) -> Any | NoAnswer:
+        raise NotImplementedError
+
+    def answer_to_json(self, answer: Any) -> Any:
+        """A JSON-friendly form of a parsed answer (for records and exports)."""
+        return answer if isinstance(answer, str | int | float | bool) else str(answer)
+
+    def score(self, answer: Any | NoAnswer, item: Item) -> dict[str, float | None]:
+        raise NotImplementedError
+
+    def aggregate(self, records: list[SampleRecord], *, seed: int = 0) -> dict[str, Any]:
+        raise NotImplementedError
+
+    # -- baselines and agents ------------------------------------------------------------------
+    def random_answer(self, rng: random.Random) -> str:
+        """A uniformly random answer from the task's answer space, written as a model would."""
+        raise ChronoevalError(f"task {self.name!r} has no random baseline")
+
+    def gold_text(self, item: Item) -> str:
+        """The gold answer written as a model would write it (for the majority baseline)."""
+        return str(item.target)
+
+    def reference_agent(self) -> Agent | None:
+        return None
+
+    # -- reports -----------------------------------------------------------------------------
+    def plots(
+        self, runs: dict[str, tuple[dict[str, Any], list[SampleRecord]]], out_dir: Path
+    ) -> list[Path]:
+        """Write the task's figures (PNG) comparing one or more models; returns their paths.
+
+        ``runs`` maps a model name to (this task's results entry, this task's sample records).
+        """
+        return []
+
+    def summary_rows(self, results: dict[str, Any]) -> list[tuple[str, str]]:
+        """(metric label, formatted value) pairs for the terminal summary table."""
+        return []

@@ -1,0 +1,143 @@
+"""Requests: the rendered chat messages of one item plus the generation config, and their key.
+
+The request key covers everything that changes the answer: the backend's identity, every message
+(text, and each image by its sha256), and the generation config. Two runs that would ask the same
+thing share a key, so a run resumes by key and never asks twice.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from chronoeval.core.items import ImagePart, Message, TextPart
+
+
+@dataclass(frozen=True)
+class GenerationConfig:
+    temperature: float = 0.0
+    max_tokens: int = 512
+    seed: int | None = 0
+    stop: tuple[str, ...] = ()
+    top_p: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out = asdict(self)
+        out["stop"] = list(self.stop)
+        return out
+
+    @classmethod
+    def from_json(cls, obj: dict[str, Any]) -> GenerationConfig:
+        obj = dict(obj)
+        obj["stop"] = tuple(obj.get("stop") or ())
+        return cls(**{k: v for k, v in obj.items() if k in cls.__dataclass_fields__})
+
+
+@dataclass(frozen=True)
+class Request:
+    messages: tuple[Message, ...]
+    config: GenerationConfig = field(default_factory=GenerationConfig)
+    image_root: Path | None = None
+    """Directory that ImagePart paths are relative to (a dataset directory)."""
+    inline_images: dict[str, bytes] | None = None
+    """Image bytes by part path, for requests that arrived with the images inside (the server)."""
+
+    def read_image(self, path: str) -> bytes:
+        if self.inline_images is not None and path in self.inline_images:
+            return self.inline_images[path]
+        if self.image_root is None:
+            raise FileNotFoundError(f"no image source for {path!r}")
+        return (self.image_root / path).read_bytes()
+
+    def key(self, backend_identity: str) -> str:
+        return request_key(backend_identity, self.messages, self.config)
+
+    def openai_messages(self) -> list[dict[str, Any]]:
+        """Chat-completions messages; images as base64 data URLs, read now and not kept."""
+        out: list[dict[str, Any]] = []
+        for m in self.messages:
+            if all(isinstance(p, TextPart) for p in m.content):
+                out.append({"role": m.role, "content": m.text})
+                continue
+            parts: list[dict[str, Any]] = []
+            for p in m.content:
+                if isinstance(p, TextPart):
+                    parts.append({"type": "text", "text": p.text})
+                else:
+                    b64 = base64.b64encode(self.read_image(p.path)).decode("ascii")
+                    url = f"data:{p.mime};base64,{b64}"
+                    parts.append({"type": "image_url", "image_url": {"url": url}})
+            out.append({"role": m.role, "content": parts})
+        return out
+
+
+def _key_form(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
+    return [
+        {
+            "role": m.role,
+            "content": [
+                {"text": p.text} if isinstance(p, TextPart) else {"image": p.sha256}
+                for p in m.content
+            ],
+        }
+        for m in messages
+    ]
+
+
+def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
+    blob = json.dumps(
+        {"backend": identity, "messages": _key_form(messages), "config": config.to_json()},
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def decode_data_url(url: str) -> tuple[str, bytes]:
+    """(mime, bytes) of a ``data:<mime>;base64,<payload>`` URL; ValueError otherwise."""
+    if not url.startswith("data:") or ";base64," not in url:
+        raise ValueError("only base64 data URLs are accepted for images (no network fetches)")
+    head, payload = url[5:].split(";base64,", 1)
+    try:
+        data = base64.b64decode(payload, validate=True)
+    except (ValueError, base64.binascii.Error) as exc:  # type: ignore[attr-defined]
+        raise ValueError(f"image data URL is not valid base64: {exc}") from None
+    return head or "application/octet-stream", data
+
+
+def request_from_openai(messages: list[dict[str, Any]], config: GenerationConfig) -> Request:
+    """Build a Request from chat-completions messages (as received by the server)."""
+    out: list[Message] = []
+    inline: dict[str, bytes] = {}
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
+            raise ValueError(f"messages[{i}] needs a role of system, user or assistant")
+        content = m.get("content")
+        if isinstance(content, str):
+            out.append(Message(m["role"], (TextPart(content),)))
+            continue
+        if not isinstance(content, list):
+            raise ValueError(f"messages[{i}].content must be a string or a list of parts")
+        parts: list[TextPart | ImagePart] = []
+        for j, part in enumerate(content):
+            kind = part.get("type") if isinstance(part, dict) else None
+            if kind == "text":
+                parts.append(TextPart(str(part.get("text", ""))))
+            elif kind == "image_url":
+                url = part.get("image_url")
+                url = url.get("url") if isinstance(url, dict) else url
+                if not isinstance(url, str):
+                    raise ValueError(f"messages[{i}].content[{j}].image_url.url must be a string")
+                mime, data = decode_data_url(url)
+                path = f"inline/{len(inline)}"
+                inline[path] = data
+                parts.append(ImagePart(path, hashlib.sha256(data).hexdigest(), mime))
+            else:
+                raise ValueError(f"messages[{i}].content[{j}]: unsupported part type {kind!r}")
+        out.append(Message(m["role"], tuple(parts)))
+    return Request(tuple(out), config, inline_images=inline)

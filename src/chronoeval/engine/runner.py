@@ -1,0 +1,172 @@
+"""The async runner: asks a backend for every request not yet answered in the store.
+
+A fixed pool of ``concurrency`` workers pulls jobs in order (memory stays flat for any item count:
+image bytes are read when a request is sent and dropped once it returns). A failed call is retried
+with exponential backoff and full jitter, waiting at least as long as a server's Retry-After says;
+after ``max_retries`` retries the error is stored (never scored as wrong) and asked again on resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.text import Text
+
+from chronoeval.engine.request import Request
+from chronoeval.engine.store import RunStore
+from chronoeval.models.base import Backend, BackendError
+
+
+@dataclass(frozen=True)
+class Job:
+    key: str
+    item_id: str
+    task: str
+    request: Request
+
+
+@dataclass
+class RetryPolicy:
+    max_retries: int = 5
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    max_retry_after_s: float = 120.0
+
+    def delay(self, attempt: int, retry_after: float | None, rng: random.Random) -> float:
+        backoff = rng.uniform(0, min(self.max_delay_s, self.base_delay_s * 2**attempt))
+        if retry_after is not None:
+            return max(min(retry_after, self.max_retry_after_s), backoff)
+        return backoff
+
+
+@dataclass
+class RunSummary:
+    total: int = 0
+    cached: int = 0
+    called: int = 0
+    answered: int = 0
+    errors: int = 0
+    retries: int = 0
+    wall_s: float = 0.0
+    error_messages: list[str] = field(default_factory=list)
+
+
+async def run_jobs(
+    jobs: Sequence[Job],
+    backend: Backend,
+    store: RunStore,
+    *,
+    concurrency: int = 16,
+    retry: RetryPolicy | None = None,
+    progress: bool = True,
+    description: str = "",
+    on_result: Callable[[Job, bool], None] | None = None,
+) -> RunSummary:
+    retry = retry or RetryPolicy()
+    done = store.answered_keys()
+    todo = [j for j in jobs if j.key not in done]
+    summary = RunSummary(total=len(jobs), cached=len(jobs) - len(todo))
+    if backend.max_concurrency:
+        concurrency = min(concurrency, backend.max_concurrency)
+    concurrency = max(1, min(concurrency, len(todo) or 1))
+    rng = random.Random(0)
+    start = time.perf_counter()
+    queue_iter = iter(todo)
+
+    bar = _progress(progress)
+    bar_task = bar.add_task(
+        description or backend.identity, total=len(jobs), completed=summary.cached
+    )
+
+    async def one(job: Job) -> None:
+        attempt = 0
+        while True:
+            try:
+                resp = await backend.generate(job.request)
+            except BackendError as exc:
+                if exc.retryable and attempt < retry.max_retries:
+                    summary.retries += 1
+                    await asyncio.sleep(retry.delay(attempt, exc.retry_after, rng))
+                    attempt += 1
+                    continue
+                store.put(
+                    job.key,
+                    item_id=job.item_id,
+                    task=job.task,
+                    backend=backend.identity,
+                    text=None,
+                    error=str(exc),
+                    latency_s=None,
+                    usage=None,
+                    finish_reason=None,
+                    attempts=attempt + 1,
+                )
+                summary.errors += 1
+                if len(summary.error_messages) < 5:
+                    summary.error_messages.append(f"{job.item_id}: {exc}")
+                ok = False
+            else:
+                store.put(
+                    job.key,
+                    item_id=job.item_id,
+                    task=job.task,
+                    backend=backend.identity,
+                    text=resp.text,
+                    error=None,
+                    latency_s=resp.latency_s,
+                    usage=resp.usage,
+                    finish_reason=resp.finish_reason,
+                    attempts=attempt + 1,
+                )
+                summary.answered += 1
+                ok = True
+            summary.called += 1
+            bar.advance(bar_task)
+            if on_result is not None:
+                on_result(job, ok)
+            return
+
+    async def worker() -> None:
+        for job in queue_iter:  # shared iterator: each job taken exactly once
+            await one(job)
+
+    with bar:
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    summary.wall_s = time.perf_counter() - start
+    return summary
+
+
+def _progress(enabled: bool) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        _RateColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        disable=not enabled,
+        transient=False,
+    )
+
+
+class _RateColumn(ProgressColumn):
+    """Samples per second."""
+
+    def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        speed = task.finished_speed or task.speed
+        return Text("   ?/s" if speed is None else f"{speed:6.1f}/s", style="progress.data.speed")

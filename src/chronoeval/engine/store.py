@@ -1,0 +1,162 @@
+"""The run store: one SQLite database (WAL) per run directory.
+
+Every response is committed as it arrives, keyed by its request key, so a crash or ``kill -9``
+loses nothing that finished: on restart the runner asks only for keys with no stored answer, and
+keys whose last attempt failed are asked again. Scoring re-reads stored responses and never calls
+the model.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS responses (
+    key TEXT PRIMARY KEY,
+    item_id TEXT NOT NULL,
+    task TEXT NOT NULL,
+    backend TEXT NOT NULL,
+    text TEXT,
+    error TEXT,
+    latency_s REAL,
+    usage TEXT,
+    finish_reason TEXT,
+    attempts INTEGER NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS responses_item ON responses(task, item_id);
+CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+"""
+
+
+@dataclass
+class StoredResponse:
+    key: str
+    item_id: str
+    task: str
+    backend: str
+    text: str | None
+    error: str | None
+    latency_s: float | None
+    usage: dict[str, int]
+    finish_reason: str | None
+    attempts: int
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None and self.text is not None
+
+
+class RunStore:
+    FILENAME = "store.sqlite"
+
+    def __init__(self, path: Path) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a process crash loses no commit
+        self.conn.executescript(SCHEMA)
+
+    @classmethod
+    def in_dir(cls, run_dir: Path) -> RunStore:
+        return cls(Path(run_dir) / cls.FILENAME)
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> RunStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writes ----------------------------------------------------------------------------------
+    def put(
+        self,
+        key: str,
+        *,
+        item_id: str,
+        task: str,
+        backend: str,
+        text: str | None,
+        error: str | None,
+        latency_s: float | None,
+        usage: dict[str, int] | None,
+        finish_reason: str | None,
+        attempts: int,
+    ) -> None:
+        """Store one outcome (committed immediately). An answer is never overwritten by an error."""
+        self.conn.execute(
+            """
+            INSERT INTO responses VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            ON CONFLICT(key) DO UPDATE SET
+                text=excluded.text, error=excluded.error, latency_s=excluded.latency_s,
+                usage=excluded.usage, finish_reason=excluded.finish_reason,
+                attempts=responses.attempts + excluded.attempts, updated=excluded.updated
+            WHERE responses.error IS NOT NULL OR excluded.error IS NULL
+            """,
+            (
+                key,
+                item_id,
+                task,
+                backend,
+                text,
+                error,
+                latency_s,
+                json.dumps(usage or {}),
+                finish_reason,
+                attempts,
+                time.time(),
+            ),
+        )
+
+    def set_meta(self, key: str, value: Any) -> None:
+        self.conn.execute(
+            "INSERT INTO meta VALUES (?, ?) ON CONFLICT(k) DO UPDATE SET v=excluded.v",
+            (key, json.dumps(value, sort_keys=True)),
+        )
+
+    # -- reads -----------------------------------------------------------------------------------
+    def get_meta(self, key: str) -> Any:
+        row = self.conn.execute("SELECT v FROM meta WHERE k=?", (key,)).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def answered_keys(self) -> set[str]:
+        rows = self.conn.execute(
+            "SELECT key FROM responses WHERE error IS NULL AND text IS NOT NULL"
+        )
+        return {r[0] for r in rows}
+
+    def all(self) -> dict[str, StoredResponse]:
+        out = {}
+        for row in self.conn.execute(
+            "SELECT key, item_id, task, backend, text, error, latency_s, usage, finish_reason,"
+            " attempts FROM responses"
+        ):
+            out[row[0]] = StoredResponse(
+                row[0],
+                row[1],
+                row[2],
+                row[3],
+                row[4],
+                row[5],
+                row[6],
+                json.loads(row[7] or "{}"),
+                row[8],
+                row[9],
+            )
+        return out
+
+    def count(self) -> tuple[int, int]:
+        """(answered, errored) rows."""
+        answered = self.conn.execute(
+            "SELECT COUNT(*) FROM responses WHERE error IS NULL AND text IS NOT NULL"
+        ).fetchone()[0]
+        errors = self.conn.execute("SELECT COUNT(*) FROM responses WHERE error IS NOT NULL")
+        return answered, errors.fetchone()[0]

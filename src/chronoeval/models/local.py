@@ -1,0 +1,70 @@
+"""In-process backends: a task's reference agent, and the chance baselines.
+
+- ``reference``: the task's built-in agent; it receives the rendered messages and an image reader,
+  exactly what a model sees, and never the item's target or metadata.
+- ``random``: a uniform draw from the task's answer space, seeded by (seed, request key) so each
+  item's answer is the same whatever the order or concurrency.
+- ``constant:<answer>``: always the same text.
+- ``majority``: always the most frequent gold answer of the dataset (the majority-class baseline).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import time
+from collections import Counter
+from collections.abc import Callable
+
+from chronoeval.core.errors import ChronoevalError
+from chronoeval.core.task import Agent, Task
+from chronoeval.engine.request import Request
+from chronoeval.models.base import Backend, Response
+
+
+class FunctionBackend(Backend):
+    """Answers with ``fn(request) -> text``; in a worker thread when the function is slow."""
+
+    def __init__(self, identity: str, fn: Callable[[Request], str], *, threaded: bool) -> None:
+        self.identity = identity
+        self.fn = fn
+        self.threaded = threaded
+
+    async def generate(self, request: Request) -> Response:
+        start = time.perf_counter()
+        text = await asyncio.to_thread(self.fn, request) if self.threaded else self.fn(request)
+        return Response(text=text, latency_s=time.perf_counter() - start)
+
+
+def reference_backend(task: Task) -> Backend:
+    agent: Agent | None = task.reference_agent()
+    if agent is None:
+        raise ChronoevalError(f"task {task.name!r} has no reference agent")
+
+    def answer(request: Request) -> str:
+        return agent(request.messages, request.read_image)
+
+    return FunctionBackend(f"reference/{task.name}", answer, threaded=True)
+
+
+def random_backend(task: Task, seed: int = 0) -> Backend:
+    identity = f"random/{task.name}/seed={seed}"
+
+    def answer(request: Request) -> str:
+        digest = hashlib.sha256(f"{seed}:{request.key('random')}".encode()).digest()
+        return task.random_answer(random.Random(int.from_bytes(digest[:8], "big")))
+
+    return FunctionBackend(identity, answer, threaded=False)
+
+
+def constant_backend(text: str) -> Backend:
+    return FunctionBackend(f"constant/{text}", lambda _request: text, threaded=False)
+
+
+def majority_answer(task: Task, items: list) -> str:
+    if not items:
+        raise ChronoevalError("the majority baseline needs the dataset's items")
+    counts = Counter(task.gold_text(item) for item in items)
+    # ties broken by the answer text so the choice is deterministic
+    return min(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0]

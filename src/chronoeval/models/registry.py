@@ -1,0 +1,101 @@
+"""Backend specs -> backends. A spec is ``name`` or ``name:argument``:
+
+``openai:<model>`` (with ``base_url``), ``reference``, ``random``, ``majority``,
+``constant:<answer>``. New backends register a factory with :func:`register_backend`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from chronoeval.core.errors import ChronoevalError, UnknownNameError
+from chronoeval.core.items import Item
+from chronoeval.core.task import Task
+from chronoeval.models.base import Backend
+
+
+@dataclass
+class BackendOptions:
+    base_url: str | None = None
+    api_key_env: str = "OPENAI_API_KEY"
+    timeout_s: float = 120.0
+    seed: int = 0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+Factory = Callable[[str | None, Task, list[Item], BackendOptions], Backend]
+_FACTORIES: dict[str, Factory] = {}
+TASK_BOUND = {"reference", "random", "majority", "constant"}
+"""Backends whose answers depend on the task (agents and baselines), not on an external model."""
+
+
+def register_backend(name: str) -> Callable[[Factory], Factory]:
+    def deco(fn: Factory) -> Factory:
+        _FACTORIES[name] = fn
+        return fn
+
+    return deco
+
+
+def split_spec(spec: str) -> tuple[str, str | None]:
+    name, _, arg = spec.partition(":")
+    return name.strip(), (arg if _ else None)
+
+
+def make_backend(
+    spec: str, task: Task, items: list[Item] | None = None, options: BackendOptions | None = None
+) -> Backend:
+    name, arg = split_spec(spec)
+    try:
+        factory = _FACTORIES[name]
+    except KeyError:
+        raise UnknownNameError("model backend", name, list(_FACTORIES)) from None
+    return factory(arg, task, items or [], options or BackendOptions())
+
+
+def known_backends() -> list[str]:
+    return sorted(_FACTORIES)
+
+
+@register_backend("openai")
+def _openai(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.openai import OpenAIBackend
+
+    if not opts.base_url:
+        raise ChronoevalError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
+    if not arg:
+        raise ChronoevalError("name the served model: --model openai:<model-name>")
+    return OpenAIBackend(opts.base_url, arg, api_key_env=opts.api_key_env, timeout_s=opts.timeout_s)
+
+
+@register_backend("reference")
+def _reference(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.local import reference_backend
+
+    return reference_backend(task)
+
+
+@register_backend("random")
+def _random(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.local import random_backend
+
+    return random_backend(task, seed=int(arg) if arg else opts.seed)
+
+
+@register_backend("constant")
+def _constant(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.local import constant_backend
+
+    if arg is None:
+        raise ChronoevalError("constant baseline needs an answer: --model constant:<answer>")
+    return constant_backend(arg)
+
+
+@register_backend("majority")
+def _majority(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.local import FunctionBackend, majority_answer
+
+    text = majority_answer(task, items)
+    return FunctionBackend(f"majority/{task.name}/{text}", lambda _r: text, threaded=False)

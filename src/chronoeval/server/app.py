@@ -1,0 +1,252 @@
+"""``chronoeval serve``: an OpenAI-compatible server (``/v1/chat/completions``, ``/v1/models``)
+in front of any task-bound backend (reference agents, baselines).
+
+Model ids are ``<backend spec>/<task>``, e.g. ``reference/clockqa``; with ``--task`` the bare spec
+works too. Bound to 127.0.0.1 unless told otherwise.
+
+For testing clients (ours and other harnesses'), the server can inject faults by request number
+(``--faults "500@2,429:1.5@3,malformed@4,empty@5,hang@6"``: the 2nd chat request gets HTTP 500,
+the 3rd a 429 with ``Retry-After: 1.5``, …), add latency, and log every request it answers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+
+from chronoeval.core.errors import ChronoevalError
+from chronoeval.core.registry import all_tasks, get_task
+from chronoeval.engine.request import GenerationConfig, request_from_openai
+from chronoeval.models.base import Backend, BackendError
+from chronoeval.models.registry import make_backend, split_spec
+
+FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close")
+
+
+@dataclass(frozen=True)
+class Fault:
+    kind: str
+    arg: float | None = None
+
+
+def parse_faults(spec: str | None) -> dict[int, Fault]:
+    """``kind[:arg]@N`` entries, comma separated; N is the 1-based chat-request number."""
+    out: dict[int, Fault] = {}
+    if not spec:
+        return out
+    for entry in spec.split(","):
+        entry = entry.strip()
+        if not entry:
+            continue
+        what, at, where = entry.partition("@")
+        kind, _, arg = what.partition(":")
+        if not at or kind not in FAULT_KINDS:
+            raise ChronoevalError(
+                f"bad fault {entry!r}: use kind[:arg]@N with kind in {', '.join(FAULT_KINDS)}"
+            )
+        for n in where.split("+"):
+            out[int(n)] = Fault(kind, float(arg) if arg else None)
+    return out
+
+
+class ModelRouter:
+    """Model id -> backend, built on first use and kept."""
+
+    def __init__(self, specs: list[str], task: str | None = None) -> None:
+        self.specs = specs
+        self.task = task
+        self._backends: dict[str, Backend] = {}
+        if task is not None:
+            get_task(task)  # fail fast on an unknown task
+
+    def model_ids(self) -> list[str]:
+        ids = []
+        for spec in self.specs:
+            if self.task:
+                ids.append(spec)
+            for name, task in all_tasks().items():
+                if split_spec(spec)[0] == "reference" and task.reference_agent() is None:
+                    continue
+                ids.append(f"{spec}/{name}")
+        return ids
+
+    def resolve(self, model_id: str) -> Backend:
+        if model_id in self._backends:
+            return self._backends[model_id]
+        spec, task_name = None, None
+        if model_id in self.specs and self.task:
+            spec, task_name = model_id, self.task
+        else:
+            head, _, tail = model_id.rpartition("/")
+            if head in self.specs:
+                spec, task_name = head, tail
+        if spec is None or task_name is None:
+            raise KeyError(model_id)
+        backend = make_backend(spec, get_task(task_name))
+        self._backends[model_id] = backend
+        return backend
+
+
+def _error(status: int, message: str, kind: str = "invalid_request_error") -> web.Response:
+    return web.json_response({"error": {"message": message, "type": kind}}, status=status)
+
+
+def create_app(
+    router: ModelRouter,
+    *,
+    faults: dict[int, Fault] | None = None,
+    latency_s: float = 0.0,
+    request_log: Path | None = None,
+    on_request: Callable[[dict[str, Any]], None] | None = None,
+) -> web.Application:
+    faults = faults or {}
+    state = {"n": 0}
+    log_fh = open(request_log, "a", buffering=1, encoding="utf-8") if request_log else None  # noqa: SIM115
+
+    def log(entry: dict[str, Any]) -> None:
+        if log_fh is not None:
+            log_fh.write(json.dumps(entry) + "\n")
+        if on_request is not None:
+            on_request(entry)
+
+    async def models(_request: web.Request) -> web.Response:
+        data = [{"id": m, "object": "model", "owned_by": "chronoeval"} for m in router.model_ids()]
+        return web.json_response({"object": "list", "data": data})
+
+    async def chat(request: web.Request) -> web.StreamResponse:
+        state["n"] += 1
+        n = state["n"]
+        entry: dict[str, Any] = {"n": n, "key": request.headers.get("X-Chronoeval-Request-Key")}
+        fault = faults.get(n)
+        if fault is not None:
+            entry["fault"] = fault.kind
+            log(entry)
+            if fault.kind == "500":
+                return _error(500, "injected server error", "server_error")
+            if fault.kind == "429":
+                headers = {"Retry-After": f"{fault.arg if fault.arg is not None else 1:g}"}
+                return web.json_response(
+                    {"error": {"message": "rate limited"}}, status=429, headers=headers
+                )
+            if fault.kind == "malformed":
+                return web.Response(text='{"choices": [', content_type="application/json")
+            if fault.kind == "empty":
+                return web.json_response({"id": "x", "object": "chat.completion", "choices": []})
+            if fault.kind == "hang":
+                await asyncio.sleep(fault.arg if fault.arg is not None else 3600)
+                return _error(504, "hung")
+            if fault.kind == "close" and request.transport is not None:
+                request.transport.close()
+                return web.Response(status=500)
+        try:
+            body = await request.json()
+        except json.JSONDecodeError:
+            return _error(400, "request body is not JSON")
+        if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
+            return _error(400, "body needs a messages list")
+        model_id = str(body.get("model", ""))
+        try:
+            backend = router.resolve(model_id)
+        except KeyError:
+            return _error(
+                404, f"unknown model {model_id!r}; GET /v1/models lists them", "model_not_found"
+            )
+        except ChronoevalError as exc:
+            return _error(400, str(exc))
+        stop = body.get("stop")
+        try:
+            config = GenerationConfig(
+                temperature=float(body.get("temperature", 0.0) or 0.0),
+                max_tokens=int(body.get("max_tokens") or body.get("max_completion_tokens") or 512),
+                seed=body.get("seed"),
+                stop=tuple([stop] if isinstance(stop, str) else (stop or ())),
+            )
+            req = request_from_openai(body["messages"], config)
+        except (TypeError, ValueError) as exc:
+            return _error(400, str(exc))
+        if latency_s:
+            await asyncio.sleep(latency_s)
+        try:
+            resp = await backend.generate(req)
+        except BackendError as exc:
+            return _error(502, str(exc), "upstream_error")
+        entry.update(model=model_id, status=200)
+        log(entry)
+        return web.json_response(
+            {
+                "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+                "object": "chat.completion",
+                "created": int(time.time()),
+                "model": model_id,
+                "choices": [
+                    {
+                        "index": 0,
+                        "message": {"role": "assistant", "content": resp.text},
+                        "finish_reason": resp.finish_reason or "stop",
+                    }
+                ],
+                "usage": resp.usage
+                or {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+            }
+        )
+
+    app = web.Application(client_max_size=64 * 1024**2)
+    app.router.add_get("/v1/models", models)
+    app.router.add_post("/v1/chat/completions", chat)
+
+    async def close_log(_app: web.Application) -> None:
+        if log_fh is not None:
+            log_fh.close()
+
+    app.on_cleanup.append(close_log)
+    return app
+
+
+def serve(
+    specs: list[str],
+    *,
+    task: str | None = None,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    faults: str | None = None,
+    latency_s: float = 0.0,
+    request_log: Path | None = None,
+    ready_file: Path | None = None,
+) -> None:
+    """Serve until interrupted. ``port=0`` picks a free port; ``ready_file`` receives the URL."""
+    router = ModelRouter(specs, task)
+    app = create_app(
+        router, faults=parse_faults(faults), latency_s=latency_s, request_log=request_log
+    )
+
+    async def main() -> None:
+        runner = web.AppRunner(app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, host, port)
+        await site.start()
+        sockets = site._server.sockets if site._server else []  # type: ignore[union-attr]
+        bound = sockets[0].getsockname()[1] if sockets else port
+        url = f"http://{host}:{bound}/v1"
+        print(
+            f"chronoeval serve: {url} (models: {', '.join(router.model_ids()[:6])} …)", flush=True
+        )
+        if ready_file is not None:
+            tmp = Path(str(ready_file) + ".tmp")
+            tmp.write_text(url)
+            tmp.replace(ready_file)
+        try:
+            await asyncio.Event().wait()
+        finally:
+            await runner.cleanup()
+
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(main())
