@@ -125,7 +125,11 @@ def create_app(
     async def chat(request: web.Request) -> web.StreamResponse:
         state["n"] += 1
         n = state["n"]
-        entry: dict[str, Any] = {"n": n, "key": request.headers.get("X-Chronoeval-Request-Key")}
+        entry: dict[str, Any] = {
+            "n": n,
+            "key": request.headers.get("X-Chronoeval-Request-Key"),
+            "auth": "Authorization" in request.headers,  # whether a key came, never its value
+        }
         fault = faults.get(n)
         if fault is not None:
             entry["fault"] = fault.kind

@@ -1,0 +1,3 @@
+from chronoeval.cli import main
+
+main()

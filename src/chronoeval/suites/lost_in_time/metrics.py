@@ -1,0 +1,135 @@
+"""Lost in Time metrics, as the paper defines them (Saxena et al. 2025, §3 and Appendix C).
+
+Per-sample scores come from :func:`clock_scores` / :func:`weekday_scores`; aggregates carry 95%
+percentile-bootstrap intervals (:mod:`chronoeval.core.stats`). A NoAnswer scores 0 on every
+exact-match metric (it stays in the denominator) and has no error magnitude; error magnitudes are
+averaged over answered samples and reported with that count (``n``) beside them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from chronoeval.core.answers import NoAnswer
+from chronoeval.core.stats import N_BOOT, mean_metric, metric
+from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, WEEKDAYS, ClockTime
+
+MAX_ERROR_S = SECONDS_ON_DIAL // 2  # 21,600 s
+
+
+def circular_seconds_error(true: ClockTime, pred: ClockTime) -> int:
+    """Paper, Appendix C.1 "MAE (Seconds)": min(|Δ|, 43200 − |Δ|) on the 12-hour dial, ≤ 21,600."""
+    d = abs(true.dial_seconds - pred.dial_seconds)
+    return min(d, SECONDS_ON_DIAL - d)
+
+
+def circular_hour_error(true: ClockTime, pred: ClockTime) -> int:
+    """Paper, Appendix C.1 "Hour Error": min(|H_t − H_p|, 12 − |H_t − H_p|), hours mod 12."""
+    d = abs(true.hour % 12 - pred.hour % 12)
+    return min(d, 12 - d)
+
+
+def circular_minute_error(true: ClockTime, pred: ClockTime) -> int:
+    """Paper, Appendix C.1 "Minute Error": min(|M_t − M_p|, 60 − |M_t − M_p|)."""
+    d = abs(true.minute - pred.minute)
+    return min(d, 60 - d)
+
+
+def clock_scores(pred: ClockTime | NoAnswer, true: ClockTime) -> dict[str, float | None]:
+    """Per-sample ClockQA scores.
+
+    - ``em``: paper's Exact Match (Appendix C.1), all of H:MM:SS equal.
+    - ``hm_em``: hours and minutes equal (the issue's "EM on hours and minutes", the headline for
+      clocks without a second hand, whose seconds are not visible).
+    - ``abs_err_s``, ``hour_err``, ``minute_err``: the paper's circular errors (None if NoAnswer).
+    """
+    if isinstance(pred, NoAnswer):
+        return {"em": 0.0, "hm_em": 0.0, "abs_err_s": None, "hour_err": None, "minute_err": None}
+    return {
+        "em": float(pred == true),
+        "hm_em": float(pred.hour == true.hour and pred.minute == true.minute),
+        "abs_err_s": float(circular_seconds_error(true, pred)),
+        "hour_err": float(circular_hour_error(true, pred)),
+        "minute_err": float(circular_minute_error(true, pred)),
+    }
+
+
+def clock_aggregate(scores: Sequence[dict[str, float | None]], *, seed: int = 0) -> dict[str, Any]:
+    """EM, HM-EM (over all samples), MAE/hour/minute error (over answered), no-answer rate."""
+    out: dict[str, Any] = {}
+    for key in ("em", "hm_em"):
+        out[key] = mean_metric([s[key] for s in scores], seed=seed)  # type: ignore[misc]
+    for key, name in (("abs_err_s", "mae_s"), ("hour_err", "hour_err"),
+                      ("minute_err", "minute_err")):
+        out[name] = mean_metric([s[key] for s in scores if s[key] is not None], seed=seed)
+    out["no_answer_rate"] = mean_metric([float(s["abs_err_s"] is None) for s in scores], seed=seed)
+    return out
+
+
+def weekday_scores(pred: str | NoAnswer, true: str) -> dict[str, float | None]:
+    """Per-sample CalendarQA score: ``correct`` (paper's Accuracy, Appendix C.2)."""
+    return {"correct": 0.0 if isinstance(pred, NoAnswer) else float(pred == true)}
+
+
+def _macro_prf_counts(g: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Vectorised macro P/R/F1 for rows of class codes (0..6; -1 = no answer).
+
+    ``g`` and ``p`` have shape (rows, n); returns (rows, 3). A class counts towards the average of
+    a row when it occurs in that row's gold or predictions.
+    """
+    classes = np.arange(len(WEEKDAYS))[:, None, None]
+    is_g = g[None] == classes  # (7, rows, n)
+    is_p = p[None] == classes
+    tp = (is_g & is_p).sum(-1).astype(float)  # (7, rows)
+    n_true = is_g.sum(-1).astype(float)
+    n_pred = is_p.sum(-1).astype(float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        prec = np.where(n_pred > 0, tp / n_pred, 0.0)
+        rec = np.where(n_true > 0, tp / n_true, 0.0)
+        f1 = np.where(prec + rec > 0, 2 * prec * rec / (prec + rec), 0.0)
+    present = (n_true + n_pred) > 0
+    k = np.maximum(present.sum(0), 1)
+    return np.stack([(m * present).sum(0) / k for m in (prec, rec, f1)], axis=-1)
+
+
+def _codes(values: Sequence[str | None]) -> np.ndarray:
+    index = {w: i for i, w in enumerate(WEEKDAYS)}
+    return np.array([index.get(v, -1) if v is not None else -1 for v in values], dtype=int)
+
+
+def macro_prf(golds: Sequence[str], preds: Sequence[str | None]) -> tuple[float, float, float]:
+    """Macro-averaged precision, recall and F1 over the seven weekday classes.
+
+    Source: the paper's "standard classification metrics … macro-averaged" (Appendix C.2), read as
+    scikit-learn's ``precision_recall_fscore_support(average="macro", zero_division=0)`` over the
+    weekday classes that occur in the gold or the predictions. A NoAnswer (None) is a miss for its
+    gold class's recall and no class's prediction.
+    """
+    if not golds:
+        return 0.0, 0.0, 0.0
+    row = _macro_prf_counts(_codes(golds)[None], _codes(preds)[None])[0]
+    return float(row[0]), float(row[1]), float(row[2])
+
+
+def calendar_aggregate(
+    golds: Sequence[str], preds: Sequence[str | None], *, seed: int = 0
+) -> dict[str, Any]:
+    """Accuracy and macro P/R/F1 (over weekday classes), each with a bootstrap interval."""
+    g, p = _codes(golds), _codes(preds)
+    n = len(g)
+    correct = ((g == p) & (p >= 0)).astype(float)
+    out: dict[str, Any] = {"accuracy": mean_metric(correct.tolist(), seed=seed)}
+    point = _macro_prf_counts(g[None], p[None])[0]
+    cis: list[tuple[float, float] | None] = [None, None, None]
+    if n >= 2:
+        idx = np.random.default_rng(seed).integers(0, n, size=(N_BOOT, n))
+        boot = _macro_prf_counts(g[idx], p[idx])
+        lo, hi = np.quantile(boot, [0.025, 0.975], axis=0)
+        cis = [(float(lo[i]), float(hi[i])) for i in range(3)]
+    for i, name in enumerate(("precision", "recall", "f1")):
+        out[f"macro_{name}"] = metric(float(point[i]), cis[i], n)
+    out["no_answer_rate"] = mean_metric([float(v is None) for v in preds], seed=seed)
+    return out

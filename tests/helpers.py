@@ -1,0 +1,53 @@
+"""Test helpers importable from any test module (tests/ is on pytest's pythonpath)."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+from chronoeval.core.dataset import BuiltItem, Dataset, image_part, write_dataset
+from chronoeval.core.items import Item, TextPart, user_message
+
+
+def tiny_clock_png(seed: int) -> bytes:
+    """A small distinct PNG per item (pixels are irrelevant to the engine tests)."""
+    im = Image.new("RGB", (32, 32), (255, 255, 255))
+    ImageDraw.Draw(im).rectangle([0, 0, seed % 32, (seed * 7) % 32], fill=(seed % 256, 0, 0))
+    buf = io.BytesIO()
+    im.save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def make_clock_dataset(root: Path, n: int = 12) -> Dataset:
+    def items() -> Iterator[BuiltItem]:
+        for i in range(n):
+            part, rel, data = image_part(f"c{i}.png", tiny_clock_png(i))
+            gold = f"{i % 12 + 1}:{(i * 7) % 60:02d}:{(i * 13) % 60:02d}"
+            msg = user_message(
+                part, TextPart("What time is shown on the clock in the given image?")
+            )
+            yield BuiltItem(
+                Item(
+                    f"c{i:03d}",
+                    "lost_in_time",
+                    "clockqa",
+                    (msg,),
+                    gold,
+                    metadata={"style": "basic" if i % 2 else "roman"},
+                ),
+                {rel: data},
+            )
+
+    return write_dataset(
+        root,
+        items(),
+        suite="lost_in_time",
+        task="clockqa",
+        generator_version="test",
+        params={"n": n},
+        seed=None,
+        source="test",
+    )
