@@ -129,6 +129,8 @@ def test_boxed_contents(raw: str, expected: list[str]) -> None:
         ("The correct answer would be: Friday", "Friday"),
         ("The final answer is 3:45", "3:45"),
         ("Answer: 1:00. Then answer: 2:00", "2:00"),
+        ("Final answer: 7:05:00. Earlier I wrote 8:05.", "7:05:00."),
+        ("Answer: Approx. 3:45 p.m. (hour hand near 4)", "Approx. 3:45 p.m. (hour hand near 4)"),
         ("Therefore, the time is 3:45.", "the time is 3:45."),
         ("Answer: 9:00\nTherefore, 3:45", "9:00"),
         (r"I think 2:50. \boxed{4:20:15}", "4:20:15"),

@@ -117,3 +117,20 @@ def test_request_key_covers_what_changes_the_answer() -> None:
     assert Request(m, GenerationConfig()).key("y") != base
     assert Request((user_message(TextPart("q2")),), GenerationConfig()).key("x") != base
     assert Request(m, GenerationConfig(), image_root=Path("/elsewhere")).key("x") == base
+
+
+class CrashingBackend(Backend):
+    identity = "crashing"
+
+    async def generate(self, request: Request) -> Response:
+        if request.messages[0].text == "q1":
+            raise ZeroDivisionError("bug in a backend")
+        return Response(text="ok")
+
+
+def test_unexpected_backend_exception_is_recorded_not_fatal(tmp_path: Path) -> None:
+    js = jobs(3)
+    with RunStore(tmp_path / "s.sqlite") as store:
+        s = asyncio.run(run_jobs(js, CrashingBackend(), store, progress=False))
+        assert (s.answered, s.errors) == (2, 1)
+        assert "ZeroDivisionError: bug in a backend" in store.all()[js[1].key].error

@@ -283,7 +283,7 @@ def test_parse_weekday_no_answer(response: str, reason: str) -> None:
 
 
 def test_weekday_mentions_skip_lowercase_english_words() -> None:
-    mentions = weekday_mentions("we sat, then Sat. and fri and Sun")
+    mentions = weekday_mentions("we sat, then Sat. Later fri, finally Sun")
     assert [m.value for m in mentions] == ["Saturday", "Friday", "Sunday"]
 
 
