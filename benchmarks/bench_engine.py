@@ -40,8 +40,15 @@ def main() -> None:
 
     def timed(label: str, **kw: object) -> None:
         start = time.perf_counter()
-        res = api.run(["clockqa"], data=ds.root, run_dir=tmp / label, progress=False, plots=False,
-                      concurrency=args.concurrency, **kw)  # type: ignore[arg-type]
+        res = api.run(
+            ["clockqa"],
+            data=ds.root,
+            run_dir=tmp / label,
+            progress=False,
+            plots=False,
+            concurrency=args.concurrency,
+            **kw,
+        )  # type: ignore[arg-type]
         wall = time.perf_counter() - start
         counts = res.results["tasks"]["clockqa"]["counts"]
         assert counts["answered"] == args.n, counts
@@ -51,15 +58,30 @@ def main() -> None:
 
     ready = tmp / "url"
     server = subprocess.Popen(
-        [sys.executable, "-m", "chronoeval", "serve", "--model", "constant:10:10:00", "--task",
-         "clockqa", "--port", "0", "--ready-file", str(ready)],
+        [
+            sys.executable,
+            "-m",
+            "chronoeval",
+            "serve",
+            "--model",
+            "constant:10:10:00",
+            "--task",
+            "clockqa",
+            "--port",
+            "0",
+            "--ready-file",
+            str(ready),
+        ],
         stdout=subprocess.DEVNULL,
     )
     try:
         while not ready.exists():
             time.sleep(0.05)
-        timed("HTTP (chronoeval serve, loopback)", model="openai:constant:10:10:00",
-              backend_options=BackendOptions(base_url=ready.read_text().strip()))
+        timed(
+            "HTTP (chronoeval serve, loopback)",
+            model="openai:constant:10:10:00",
+            backend_options=BackendOptions(base_url=ready.read_text().strip()),
+        )
     finally:
         server.terminate()
         server.wait()
@@ -72,8 +94,12 @@ def main() -> None:
     else:
         inspect_note = bench_inspect(ds, rows)
 
-    print(f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}")
-    print(f"items: {args.n} ClockQA items (generated in {gen_s:.1f}s), concurrency {args.concurrency}")
+    print(
+        f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}"
+    )
+    print(
+        f"items: {args.n} ClockQA items (generated in {gen_s:.1f}s), concurrency {args.concurrency}"
+    )
     print("| path | wall (s) | samples/s |\n|---|---|---|")
     for label, wall, rate in rows:
         print(f"| {label} | {wall:.2f} | {rate:.0f} |")
@@ -93,16 +119,29 @@ def bench_inspect(ds, rows) -> str:  # pragma: no cover - only with the optional
     samples = []
     for item in ds.items:
         img = item.images[0]
-        url = "data:image/png;base64," + base64.b64encode((ds.root / img.path).read_bytes()).decode()
+        url = (
+            "data:image/png;base64," + base64.b64encode((ds.root / img.path).read_bytes()).decode()
+        )
         text = item.messages[0].text
-        samples.append(Sample(input=[ChatMessageUser(content=[ContentImage(image=url),
-                                                              ContentText(text=text)])],
-                              target=item.target))
-    model = get_model("mockllm/model", custom_outputs=(
-        ModelOutput.from_content("mockllm/model", "10:10:00") for _ in range(len(samples))))
+        samples.append(
+            Sample(
+                input=[ChatMessageUser(content=[ContentImage(image=url), ContentText(text=text)])],
+                target=item.target,
+            )
+        )
+    model = get_model(
+        "mockllm/model",
+        custom_outputs=(
+            ModelOutput.from_content("mockllm/model", "10:10:00") for _ in range(len(samples))
+        ),
+    )
     start = time.perf_counter()
-    eval(Task(dataset=samples, solver=generate(), scorer=match()), model=model,
-         display="none", log_dir=tempfile.mkdtemp())
+    eval(
+        Task(dataset=samples, solver=generate(), scorer=match()),
+        model=model,
+        display="none",
+        log_dir=tempfile.mkdtemp(),
+    )
     wall = time.perf_counter() - start
     rows.append(("Inspect (mockllm, in-process)", wall, len(samples) / wall))
     import inspect_ai

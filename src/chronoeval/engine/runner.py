@@ -98,8 +98,11 @@ async def run_jobs(
             try:
                 resp = await backend.generate(job.request)
             except Exception as raw:  # noqa: BLE001 - any failure is recorded, never fatal
-                exc = raw if isinstance(raw, BackendError) else BackendError(
-                    f"{type(raw).__name__}: {raw}", retryable=False)
+                exc = (
+                    raw
+                    if isinstance(raw, BackendError)
+                    else BackendError(f"{type(raw).__name__}: {raw}", retryable=False)
+                )
                 if exc.retryable and attempt < retry.max_retries:
                     summary.retries += 1
                     await asyncio.sleep(retry.delay(attempt, exc.retry_after, rng))

@@ -23,8 +23,6 @@ from chronoeval.suites.lost_in_time.answers import WEEKDAYS
 from chronoeval.suites.lost_in_time.metrics import calendar_aggregate, weekday_scores
 from chronoeval.suites.lost_in_time.parsing import parse_weekday_answer
 
-FORMAT_HINT = " Answer with the name of the weekday."
-
 
 @register_task
 class CalendarQA(Task):
@@ -43,13 +41,21 @@ class CalendarQA(Task):
     group_by = ("qtype",)
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
-        from chronoeval.render.calendar import encode_png, render_year_calendar, sample_calendar_style
-        from chronoeval.suites.lost_in_time.calendar_questions import make_questions
+        from chronoeval.render.calendar import (
+            encode_png,
+            render_year_calendar,
+            sample_calendar_style,
+        )
+        from chronoeval.suites.lost_in_time.calendar_questions import (
+            ANSWER_INSTRUCTION,
+            make_questions,
+        )
 
         lo, hi = int(params["year_min"]), int(params["year_max"])
         if not (1 <= lo <= hi <= 9999):
-            raise DataError(f"calendar years must lie within 1..9999, got {lo}..{hi}",
-                            field="year_min/year_max")
+            raise DataError(
+                f"calendar years must lie within 1..9999, got {lo}..{hi}", field="year_min/year_max"
+            )
         if params["week_start"] not in ("sunday", "monday"):
             raise DataError("week_start must be sunday or monday", field="week_start")
         n_years = int(params["years"])
@@ -70,12 +76,22 @@ class CalendarQA(Task):
             for q in make_questions(year, yrng):
                 if count >= limit:
                     return
-                text = q.text + (FORMAT_HINT if params["format_hint"] else "")
+                text = q.text
+                if not params["format_hint"]:  # the question alone, without the answer format
+                    text = text.removesuffix(ANSWER_INSTRUCTION).rstrip()
                 item = Item(
-                    f"calendar-{year:04d}-{q.qtype}", self.suite, self.name,
-                    (user_message(part, TextPart(text)),), q.weekday,
-                    metadata={"qtype": q.qtype, "year": year, "day_of_year": q.n,
-                              "week_start": params["week_start"], "year_index": y_index},
+                    f"calendar-{year:04d}-{q.qtype}",
+                    self.suite,
+                    self.name,
+                    (user_message(part, TextPart(text)),),
+                    q.weekday,
+                    metadata={
+                        "qtype": q.qtype,
+                        "year": year,
+                        "day_of_year": q.n,
+                        "week_start": params["week_start"],
+                        "year_index": y_index,
+                    },
                 )
                 yield BuiltItem(item, images)
                 images = {}  # the year's image is written once, shared by its questions
@@ -87,15 +103,22 @@ class CalendarQA(Task):
         for row in load_datetimeqa(path, "calendar"):
             part, rel, data = image_part(row.image_name, row.image)
             yield BuiltItem(
-                Item(row.item_id, self.suite, self.name, (user_message(part, TextPart(row.question)),),
-                     row.answer, metadata={"qtype": row.category, "source_row": row.row}),
+                Item(
+                    row.item_id,
+                    self.suite,
+                    self.name,
+                    (user_message(part, TextPart(row.question)),),
+                    row.answer,
+                    metadata={"qtype": row.category, "source_row": row.row},
+                ),
                 {rel: data},
             )
 
     def decode_target(self, item: Item) -> str:
         if not isinstance(item.target, str) or item.target.strip().capitalize() not in WEEKDAYS:
-            raise DataError(f"gold must be a weekday name, got {item.target!r}", item_id=item.id,
-                            field="target")
+            raise DataError(
+                f"gold must be a weekday name, got {item.target!r}", item_id=item.id, field="target"
+            )
         return item.target.strip().capitalize()
 
     def parse(self, text: str, item: Item) -> str | NoAnswer:
@@ -115,7 +138,9 @@ class CalendarQA(Task):
         overall = agg(records)
         accs = [v["accuracy"]["value"] for v in by_qtype.values()]
         overall["accuracy_macro_over_qtypes"] = {
-            "value": sum(accs) / len(accs), "ci95": None, "n": len(accs)
+            "value": sum(accs) / len(accs),
+            "ci95": None,
+            "n": len(accs),
         }
         return {"overall": overall, "by_qtype": by_qtype}
 

@@ -40,7 +40,9 @@ class ClockQA(Task):
     name = "clockqa"
     suite = "lost_in_time"
     version = "1"
-    description = "Read analogue clocks (six styles); gold H:MM:SS; paper's EM, MAE, hour/min errors"
+    description = (
+        "Read analogue clocks (six styles); gold H:MM:SS; paper's EM, MAE, hour/min errors"
+    )
     default_params: ClassVar[dict[str, Any]] = {
         "n": 120,
         "styles": ["easy", "basic", "black_dial", "no_second_hand", "roman", "arrow_hands"],
@@ -51,13 +53,20 @@ class ClockQA(Task):
     group_by = ("style",)
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
-        from chronoeval.render.clock import CLOCK_STYLES, encode_png, render_clock, sample_face, sample_time
+        from chronoeval.render.clock import (
+            CLOCK_STYLES,
+            encode_png,
+            render_clock,
+            sample_face,
+            sample_time,
+        )
 
         styles = list(params["styles"])
         for s in styles:
             if s not in CLOCK_STYLES:
-                raise DataError(f"unknown clock style {s!r}; known: {', '.join(CLOCK_STYLES)}",
-                                field="styles")
+                raise DataError(
+                    f"unknown clock style {s!r}; known: {', '.join(CLOCK_STYLES)}", field="styles"
+                )
         question = QUESTION + (FORMAT_HINT if params["format_hint"] else "")
         for i in range(int(params["n"])):
             style = styles[i % len(styles)]
@@ -68,8 +77,9 @@ class ClockQA(Task):
             png = encode_png(render_clock(time, face))
             message, images = clock_prompt(question, image_part(f"{item_id}.png", png))
             yield BuiltItem(
-                Item(item_id, self.suite, self.name, (message,), str(time),
-                     metadata={"style": style}),
+                Item(
+                    item_id, self.suite, self.name, (message,), str(time), metadata={"style": style}
+                ),
                 images,
             )
 
@@ -79,15 +89,24 @@ class ClockQA(Task):
         for row in load_datetimeqa(path, "clock"):
             message, images = clock_prompt(row.question, image_part(row.image_name, row.image))
             yield BuiltItem(
-                Item(row.item_id, self.suite, self.name, (message,), row.answer,
-                     metadata={"style": row.category, "source_row": row.row}),
+                Item(
+                    row.item_id,
+                    self.suite,
+                    self.name,
+                    (message,),
+                    row.answer,
+                    metadata={"style": row.category, "source_row": row.row},
+                ),
                 images,
             )
 
     def decode_target(self, item: Item) -> ClockTime:
         if not isinstance(item.target, str):
-            raise DataError(f"gold must be an H:MM:SS string, got {type(item.target).__name__}",
-                            item_id=item.id, field="target")
+            raise DataError(
+                f"gold must be an H:MM:SS string, got {type(item.target).__name__}",
+                item_id=item.id,
+                field="target",
+            )
         try:
             return ClockTime.from_gold(item.target)
         except ValueError as exc:
@@ -103,12 +122,15 @@ class ClockQA(Task):
         styles = sorted({str(r.metadata.get("style", "?")) for r in records})
         by_style = {}
         for style in styles:
-            entry = clock_aggregate([r.scores for r in records if r.metadata.get("style") == style],
-                                    seed=seed)
+            entry = clock_aggregate(
+                [r.scores for r in records if r.metadata.get("style") == style], seed=seed
+            )
             entry["headline"] = HEADLINE.get(style, "em")
             by_style[style] = entry
-        return {"overall": clock_aggregate([r.scores for r in records], seed=seed),
-                "by_style": by_style}
+        return {
+            "overall": clock_aggregate([r.scores for r in records], seed=seed),
+            "by_style": by_style,
+        }
 
     def random_answer(self, rng: random.Random) -> str:
         return str(ClockTime.from_dial_seconds(rng.randrange(SECONDS_ON_DIAL)))
@@ -134,4 +156,3 @@ class ClockQA(Task):
         from chronoeval.suites.lost_in_time.plots import clock_plots
 
         return clock_plots(runs, out_dir)
-

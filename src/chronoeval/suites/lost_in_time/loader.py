@@ -19,8 +19,10 @@ from PIL import Image, UnidentifiedImageError
 
 from chronoeval.core.errors import DataError
 
-REQUIRED = {"clock": ("type", "question", "answer", "image"),
-            "calendar": ("question", "answer", "image")}
+REQUIRED = {
+    "clock": ("type", "question", "answer", "image"),
+    "calendar": ("question", "answer", "image"),
+}
 CATEGORY_COLUMNS = ("type", "category", "question_type")
 
 
@@ -76,7 +78,9 @@ def load_datetimeqa(path: Path, split: str) -> Iterator[DateTimeQARow]:
                     im.load()
                     ext = (im.format or "png").lower()
             except (UnidentifiedImageError, OSError, ValueError) as exc:
-                raise DataError(f"image cannot be decoded ({exc})", field="image", **where) from None
+                raise DataError(
+                    f"image cannot be decoded ({exc})", field="image", **where
+                ) from None
             yield DateTimeQARow(
                 row=i,
                 item_id=item_id,

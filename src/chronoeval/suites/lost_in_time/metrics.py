@@ -62,8 +62,11 @@ def clock_aggregate(scores: Sequence[dict[str, float | None]], *, seed: int = 0)
     out: dict[str, Any] = {}
     for key in ("em", "hm_em"):
         out[key] = mean_metric([s[key] for s in scores], seed=seed)  # type: ignore[misc]
-    for key, name in (("abs_err_s", "mae_s"), ("hour_err", "hour_err"),
-                      ("minute_err", "minute_err")):
+    for key, name in (
+        ("abs_err_s", "mae_s"),
+        ("hour_err", "hour_err"),
+        ("minute_err", "minute_err"),
+    ):
         out[name] = mean_metric([s[key] for s in scores if s[key] is not None], seed=seed)
     out["no_answer_rate"] = mean_metric([float(s["abs_err_s"] is None) for s in scores], seed=seed)
     return out

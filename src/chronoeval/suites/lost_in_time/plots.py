@@ -38,8 +38,14 @@ def grouped_bars(
             ci = (m or {}).get("ci95") or [v, v]
             lo.append(100 * (v - ci[0]) if v is not None and ci[0] is not None else 0)
             hi.append(100 * (ci[1] - v) if v is not None and ci[1] is not None else 0)
-        ax.bar(x + (k - (len(models) - 1) / 2) * width, vals, width, yerr=[lo, hi], capsize=3,
-               label=model)
+        ax.bar(
+            x + (k - (len(models) - 1) / 2) * width,
+            vals,
+            width,
+            yerr=[lo, hi],
+            capsize=3,
+            label=model,
+        )
     ax.set_xticks(x, cats, rotation=20, ha="right")
     ax.set_ylim(0, 105)
     ax.set_ylabel(ylabel)
@@ -53,9 +59,12 @@ def grouped_bars(
 
 def clock_plots(runs: Runs, out_dir: Path) -> list[Path]:
     bars = grouped_bars(
-        runs, "by_style", lambda _c, m: m[m.get("headline", "em")],
+        runs,
+        "by_style",
+        lambda _c, m: m[m.get("headline", "em")],
         "ClockQA: exact match per clock style (HM-EM where there is no second hand)",
-        "exact match (%)", out_dir / "clockqa_by_style.png",
+        "exact match (%)",
+        out_dir / "clockqa_by_style.png",
     )
     fig, ax = plt.subplots(figsize=(6, 4))
     bins = np.linspace(0, 21600, 37)
@@ -75,8 +84,13 @@ def clock_plots(runs: Runs, out_dir: Path) -> list[Path]:
 
 
 def calendar_plots(runs: Runs, out_dir: Path) -> list[Path]:
-    return [grouped_bars(
-        runs, "by_qtype", lambda _c, m: m["accuracy"],
-        "CalendarQA: accuracy per question type", "accuracy (%)",
-        out_dir / "calendarqa_by_qtype.png",
-    )]
+    return [
+        grouped_bars(
+            runs,
+            "by_qtype",
+            lambda _c, m: m["accuracy"],
+            "CalendarQA: accuracy per question type",
+            "accuracy (%)",
+            out_dir / "calendarqa_by_qtype.png",
+        )
+    ]
