@@ -5,12 +5,13 @@ Two paths, on the same generated ClockQA items (one 420 px PNG per sample):
   HTTP       : the openai backend -> ``chronoeval serve`` (constant backend) on 127.0.0.1.
 If ``inspect_ai`` is importable, the same items also run through Inspect with an instant model.
 
-    python benchmarks/bench_engine.py --n 2000 [--concurrency 64] [--markdown]
+    python benchmarks/bench_engine.py --n 2000 [--concurrency 64] [--inspect-python PY]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import os
 import platform
 import shutil
@@ -25,7 +26,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--concurrency", type=int, default=64)
-    ap.add_argument("--markdown", action="store_true", help="print a markdown table row set")
+    ap.add_argument("--inspect-python", help="a Python with inspect_ai installed (side by side)")
     args = ap.parse_args()
 
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-bench-"))
@@ -87,12 +88,11 @@ def main() -> None:
         server.wait()
 
     inspect_note = "inspect_ai not installed: no side-by-side Inspect run"
-    try:
-        import inspect_ai  # noqa: F401
-    except ImportError:
-        pass
-    else:
-        inspect_note = bench_inspect(ds, rows)
+    python = args.inspect_python
+    if python is None and importlib.util.find_spec("inspect_ai") is not None:
+        python = sys.executable
+    if python:
+        inspect_note = bench_inspect(ds.root, python, rows)
 
     print(
         f"machine: {platform.platform()}, {os.cpu_count()} cores, Python {platform.python_version()}"
@@ -107,46 +107,17 @@ def main() -> None:
     shutil.rmtree(tmp, ignore_errors=True)
 
 
-def bench_inspect(ds, rows) -> str:  # pragma: no cover - only with the optional package
-    import base64
-
-    from inspect_ai import Task, eval
-    from inspect_ai.dataset import Sample
-    from inspect_ai.model import ChatMessageUser, ContentImage, ContentText, ModelOutput, get_model
-    from inspect_ai.scorer import match
-    from inspect_ai.solver import generate
-
-    samples = []
-    for item in ds.items:
-        img = item.images[0]
-        url = (
-            "data:image/png;base64," + base64.b64encode((ds.root / img.path).read_bytes()).decode()
-        )
-        text = item.messages[0].text
-        samples.append(
-            Sample(
-                input=[ChatMessageUser(content=[ContentImage(image=url), ContentText(text=text)])],
-                target=item.target,
-            )
-        )
-    model = get_model(
-        "mockllm/model",
-        custom_outputs=(
-            ModelOutput.from_content("mockllm/model", "10:10:00") for _ in range(len(samples))
-        ),
-    )
-    start = time.perf_counter()
-    eval(
-        Task(dataset=samples, solver=generate(), scorer=match()),
-        model=model,
-        display="none",
-        log_dir=tempfile.mkdtemp(),
-    )
-    wall = time.perf_counter() - start
-    rows.append(("Inspect (mockllm, in-process)", wall, len(samples) / wall))
-    import inspect_ai
-
-    return f"Inspect {inspect_ai.__version__} ran the same items with its instant mockllm model"
+def bench_inspect(ds_root: Path, python: str, rows: list) -> str:
+    """The same items through Inspect (instant mockllm model), in ``python``'s environment."""
+    script = Path(__file__).with_name("inspect_same_items.py")
+    proc = subprocess.run([python, str(script), str(ds_root)], capture_output=True, text=True)
+    if proc.returncode != 0:
+        return f"Inspect run failed: {proc.stderr.strip()[-300:]}"
+    line = proc.stdout.strip().splitlines()[-1]  # inspect <version> <n> samples <wall>s <rate>/s
+    parts = line.split()
+    wall = float(parts[4].rstrip("s"))
+    rows.append((f"Inspect {parts[1]} (mockllm, in-process)", wall, int(parts[2]) / wall))
+    return f"Inspect {parts[1]} ran the same items with its instant mockllm model ({python})"
 
 
 if __name__ == "__main__":
