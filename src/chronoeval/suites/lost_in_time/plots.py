@@ -13,18 +13,29 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from chronoeval.core.task import SampleRecord  # noqa: E402
+from chronoeval.suites.lost_in_time.calendar_questions import CALENDAR_QUESTION_TYPES  # noqa: E402
+
+CLOCK_STYLE_ORDER = ("easy", "basic", "black_dial", "no_second_hand", "roman", "arrow_hands")
 
 Runs = dict[str, tuple[dict[str, Any], list[SampleRecord]]]
 
 
 def grouped_bars(
-    runs: Runs, group_key: str, metric_of: Any, title: str, ylabel: str, path: Path
+    runs: Runs,
+    group_key: str,
+    metric_of: Any,
+    title: str,
+    ylabel: str,
+    path: Path,
+    order: tuple[str, ...] | list[str] = (),
 ) -> Path:
     """One group of bars per category, one bar per model, error bars from the 95% intervals."""
     models = list(runs)
     cats: list[str] = []
     for res, _ in runs.values():
         cats += [c for c in res.get("metrics", {}).get(group_key, {}) if c not in cats]
+    rank = {c: i for i, c in enumerate(order)}
+    cats.sort(key=lambda c: (rank.get(c, len(rank)), c))
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(cats) * max(1, len(models)) ** 0.5), 4))
     width = 0.8 / max(1, len(models))
     x = np.arange(len(cats))
@@ -65,6 +76,7 @@ def clock_plots(runs: Runs, out_dir: Path) -> list[Path]:
         "ClockQA: exact match per clock style (HM-EM where there is no second hand)",
         "exact match (%)",
         out_dir / "clockqa_by_style.png",
+        order=CLOCK_STYLE_ORDER,
     )
     fig, ax = plt.subplots(figsize=(6, 4))
     bins = np.linspace(0, 21600, 37)
@@ -92,5 +104,6 @@ def calendar_plots(runs: Runs, out_dir: Path) -> list[Path]:
             "CalendarQA: accuracy per question type",
             "accuracy (%)",
             out_dir / "calendarqa_by_qtype.png",
+            order=CALENDAR_QUESTION_TYPES,
         )
     ]
