@@ -1,0 +1,484 @@
+"""Reference agent's clock reading: the time on an analogue clock image, from pixels only.
+
+:func:`read_clock` sees exactly what a model sees (the image) and nothing else: no gold time, no
+:class:`~chronoeval.render.clock.ClockFace`, no generator metadata. It uses classical computer
+vision (NumPy / OpenCV) and generic clock knowledge only, and calibrates itself on every image:
+
+1. The dial is the largest blob that differs from the border colour; a circle fitted to its
+   outline gives the centre and radius. The dial colour is the most common colour near the centre.
+2. "Ink" is whatever differs clearly from the dial colour. The hands are the ink component that
+   contains the centre (hands pivot there and, on a readable clock, do not touch the numerals).
+3. The hands component is unwrapped to polar coordinates. Walking from the rim inwards, every
+   circle crosses the hands as angular runs; runs are linked into tracks (rays). A track starts at
+   a hand tip, so its start radius is the hand length, its run centres give the angle and its run
+   widths give the hand width.
+4. Generic conventions identify the hands: the second hand is the longest, thin needle; the minute
+   hand is long; the hour hand is the shortest and widest. A clock whose longest hand is not thin
+   has no second hand (seconds are read as 0).
+5. Overlaps (about 2 % of random times per pair of hands): when fewer rays than hands are
+   visible, a hand lies under another one, and a wider hand under a narrower one shows as a step
+   up in width at its tip. One visible ray: the needle part gives the second hand, the part
+   between the two width steps the minute hand, the rest the hour hand. Two visible rays: the
+   shorter ray's length tells which hand is hidden (a ray longer than 0.71 of the needle is the
+   minute hand, so the hour hand is hidden; otherwise the minute hand hides under the needle);
+   the width step and, when still ambiguous, the consistency of the continuous hand motion say
+   where.
+6. Continuous motion turns angles into a time: seconds from the second hand (6 deg/s), minutes from
+   ``(minute angle - 0.1 * s) / 6``, hours from ``(hour angle - 0.5 * m - s / 120) / 30``.
+7. A slightly turned clock is straightened with the numerals and tick marks: they repeat every 30
+   degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees).
+
+Returns ``None`` when no dial or no hands can be found.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+from PIL import Image
+
+from chronoeval.suites.lost_in_time.answers import ClockTime
+
+__all__ = ["read_clock"]
+
+MAX_SIDE = 640  # larger images are shrunk to this many pixels first
+N_THETA = 1440  # angular bins of the polar unwrap (0.25 degrees each)
+BIN_DEG = 360.0 / N_THETA
+BIN_RAD = math.radians(BIN_DEG)
+BACKGROUND_DIFF = 40  # a pixel belongs to the clock when it differs this much from the border
+INK_DIFF = 60  # a pixel is ink when it differs this much from the dial colour
+RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe down to this
+HAND_ZONE = 0.92  # hands are searched inside this fraction of the dial radius
+MIN_HAND = 0.4  # rays shorter than this fraction of the longest ray are tails / stubs
+MIN_RADII = 4  # a ray must be seen on at least this many circles
+THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
+MINUTE_OVER_NEEDLE = 0.71  # a minute hand is longer than this fraction of the second hand
+STEP_RATIO = 1.4  # width step that reveals a wider hand hidden under a narrower one
+GAP = 3  # a ray may vanish for this many radii and still go on
+YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
+
+
+@dataclass
+class _Track:
+    """A ray of hand ink, followed from its outer end (the tip) towards the centre."""
+
+    tip: int
+    merged: bool = False  # starts where rays met or split: not a hand tip
+    absorbed: bool = False  # a short stub that ran into an older ray
+    radii: list[int] = field(default_factory=list)
+    centres: list[float] = field(default_factory=list)  # clock angle, in bins
+    sums: list[float] = field(default_factory=list)  # ink across the ray, in pixel * contrast
+    peaks: list[float] = field(default_factory=list)  # strongest ink across the ray
+
+    @property
+    def contrast(self) -> float:
+        """Ink strength of the solid middle of this hand (its width is sum / contrast)."""
+        return max(float(np.percentile(self.peaks, 90)), 1.0)
+
+    def arrays(self, contrast: float | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Radii (decreasing), angles in bins and widths in pixels."""
+        r = np.asarray(self.radii, dtype=np.float64)
+        widths = np.asarray(self.sums) / (contrast or self.contrast)
+        return r, np.asarray(self.centres), widths
+
+
+def _circ_mean_deg(values: np.ndarray) -> float:
+    a = np.radians(values)
+    return math.degrees(math.atan2(np.sin(a).mean(), np.cos(a).mean())) % 360.0
+
+
+def _max_channel_diff(rgb: np.ndarray, color: np.ndarray) -> np.ndarray:
+    """Per pixel, the largest absolute channel difference to ``color`` (uint8)."""
+    diff = cv2.absdiff(rgb, (float(color[0]), float(color[1]), float(color[2]), 0.0))
+    r, g, b = cv2.split(diff)
+    return cv2.max(cv2.max(r, g), b)
+
+
+def _find_dial(rgb: np.ndarray) -> tuple[float, float, float] | None:
+    """Centre (x, y) and outer radius of the clock dial, or None."""
+    h, w, _ = rgb.shape
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+    bg = np.median(border, axis=0)
+    fg = ((_max_channel_diff(rgb, bg) > BACKGROUND_DIFF) * 255).astype(np.uint8)
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    if not contours:
+        return None
+    # the dial is the widest blob (a thin rim ring may have less area than a bold numeral)
+    boxes = [cv2.boundingRect(c) for c in contours]
+    k = max(range(len(boxes)), key=lambda i: boxes[i][2] + boxes[i][3])
+    if min(boxes[k][2], boxes[k][3]) < 0.2 * min(h, w):
+        return None
+    pts = contours[k].reshape(-1, 2).astype(np.float64)
+    if len(pts) < 20:
+        return None
+    x, y = pts[:, 0], pts[:, 1]
+    a = np.column_stack([x, y, np.ones_like(x)])
+    sol, *_ = np.linalg.lstsq(a, x * x + y * y, rcond=None)
+    cx, cy = sol[0] / 2, sol[1] / 2
+    radius = math.sqrt(max(sol[2] + cx * cx + cy * cy, 0.0))
+    if radius < 20:
+        return None
+    # a dial is round: most outline points lie close to the fitted circle
+    dist = np.hypot(x - cx, y - cy)
+    if np.mean(np.abs(dist - radius) < max(2.0, 0.03 * radius)) < 0.8:
+        return None
+    return cx, cy, radius + 0.5  # outline pixels lie half a pixel inside the edge
+
+
+def _dial_color(rgb: np.ndarray, cx: float, cy: float, radius: float) -> np.ndarray:
+    """Most common colour of the face between the centre and the numerals."""
+    r = 0.55 * radius
+    x0, x1 = max(0, int(cx - r)), min(rgb.shape[1], int(cx + r) + 1)
+    y0, y1 = max(0, int(cy - r)), min(rgb.shape[0], int(cy + r) + 1)
+    patch = rgb[y0:y1:2, x0:x1:2].reshape(-1, 3).astype(np.int32)
+    q = patch >> 4
+    keys = (q[:, 0] << 8) | (q[:, 1] << 4) | q[:, 2]
+    mode = np.argmax(np.bincount(keys, minlength=4096))
+    return np.median(patch[keys == mode], axis=0)
+
+
+def _bin_dist(a: float, b: float) -> float:
+    d = abs(a - b) % N_THETA
+    return min(d, N_THETA - d)
+
+
+def _polar_runs(
+    polar: np.ndarray, r_first: int
+) -> list[list[tuple[float, int, float, float]]] | None:
+    """Angular runs of hand ink on every circle, outermost circle first.
+
+    ``polar`` is (radius, clock-angle bin) ink strength. Each run is (centre bin weighted by ink,
+    length in bins, ink sum * arc length, peak ink).
+    """
+    n_rows = polar.shape[0]
+    mask = polar > RUN_DIFF
+    # rotate the angles so that bin 0 is free of ink on every circle: no run wraps around
+    used = mask.any(axis=0)
+    free = int(np.argmin(used))
+    if used[free]:
+        return None
+    mask = np.roll(mask, -free, axis=1)
+    soft = np.roll(polar, -free, axis=1)
+    # bin 0 is free, so every run starts with a 0 -> 1 step; a run may end at the last bin
+    edges = np.diff(mask.view(np.int8), axis=1, append=np.zeros((n_rows, 1), np.int8))
+    row_s, col_s = np.nonzero(edges == 1)
+    col_s += 1
+    row_e, col_e = np.nonzero(edges == -1)
+    flat = np.append(soft.ravel().astype(np.float64), 0.0)
+    base = row_s * N_THETA
+    idx = np.empty(2 * len(row_s), dtype=np.intp)
+    idx[0::2] = base + col_s
+    idx[1::2] = base + col_e + 1
+    if len(idx) == 0:
+        return [[] for _ in range(n_rows)]
+    sums = np.add.reduceat(flat, idx)[0::2]
+    theta = np.append(np.tile(np.arange(N_THETA, dtype=np.float64), n_rows), 0.0)
+    moments = np.add.reduceat(flat * theta, idx)[0::2]
+    peaks = np.maximum.reduceat(flat, idx)[0::2]
+    centres = np.where(sums > 0, moments / np.maximum(sums, 1e-9), (col_s + col_e) / 2.0) + free
+    centres %= N_THETA
+    radius = (r_first - row_s).astype(np.float64)
+    arcs = sums * radius * BIN_RAD
+    out: list[list[tuple[float, int, float, float]]] = [[] for _ in range(n_rows)]
+    for row, c, n, a, p in zip(
+        row_s.tolist(),
+        centres.tolist(),
+        (col_e - col_s + 1).tolist(),
+        arcs.tolist(),
+        peaks.tolist(),
+        strict=True,
+    ):
+        out[row].append((c, n, a, p))
+    return out
+
+
+def _tracks(
+    runs_by_circle: list[list[tuple[float, int, float, float]]], r_first: int
+) -> list[_Track]:
+    """Link the runs of every circle, from the outside in, into rays."""
+    tracks: list[_Track] = []
+    active: list[list] = []  # [track, centre bin, bins, last radius]
+    for row, runs in enumerate(runs_by_circle):
+        r = r_first - row
+        # a ray survives a gap of a few radii (a faint, anti-aliased hand tip can flicker)
+        active = [a for a in active if a[3] - r <= GAP]
+        links = [
+            [j for j, a in enumerate(active) if _bin_dist(rc, a[1]) <= (rn + a[2]) / 2 + 0.5]
+            for rc, rn, _, _ in runs
+        ]
+        by_entry: dict[int, list[int]] = {}
+        for i, js in enumerate(links):
+            for j in js:
+                by_entry.setdefault(j, []).append(i)
+        owner: dict[int, int] = {}  # run -> entry it continues
+        continued: set[int] = set()
+        for j, items in by_entry.items():  # a ray splitting goes on with its closest run
+            single = [i for i in items if len(links[i]) == 1]
+            if single:
+                i = min(single, key=lambda i: _bin_dist(runs[i][0], active[j][1]))
+                owner[i] = j
+                continued.add(j)
+        ended: set[int] = set()
+        for i, js in enumerate(links):
+            if len(js) < 2:
+                continue
+            free = [j for j in js if j not in continued]
+            if not free:
+                continue
+            # Several rays meet in one run. If all but one of them only started a few pixels
+            # ago (the corners of a flat tip, or a shorter hand's tip appearing beside a longer
+            # hand), the oldest goes on and the others are dropped; otherwise they merge.
+            old = [j for j in free if active[j][0].tip - r > YOUNG]
+            if len(old) <= 1:
+                keep = old[0] if old else max(free, key=lambda j: active[j][0].tip)
+                owner[i] = keep
+                continued.add(keep)
+                for j in free:
+                    if j != keep:
+                        active[j][0].absorbed = True
+                        ended.add(j)
+            else:
+                ended.update(free)
+        for i, (rc, rn, total, peak) in enumerate(runs):
+            if i in owner:
+                entry = active[owner[i]]
+                entry[1:] = [rc, rn, r]
+            else:
+                # a run linked to rays but not continuing one (a split or a junction) is not
+                # a hand tip
+                entry = [_Track(tip=r, merged=bool(links[i])), rc, rn, r]
+                tracks.append(entry[0])
+                active.append(entry)
+            track = entry[0]
+            track.radii.append(r)
+            track.centres.append(rc)
+            track.sums.append(total)
+            track.peaks.append(peak)
+        if ended:
+            active = [a for k, a in enumerate(active) if k not in ended]
+    return tracks
+
+
+def _angle(track: _Track, r_min: float, r_max: float) -> float | None:
+    r, c, _ = track.arrays()
+    keep = (r >= r_min) & (r <= r_max)
+    if keep.sum() < 2:
+        return None
+    return _circ_mean_deg(c[keep] * BIN_DEG)
+
+
+def _outer_width(track: _Track, contrast: float | None = None) -> float:
+    r, _, w = track.arrays(contrast)
+    lo, hi = 0.88 * track.tip, track.tip - max(3.0, 0.03 * track.tip)
+    keep = (r >= lo) & (r <= hi)
+    if keep.sum() == 0:
+        keep = r >= lo
+    return float(np.median(w[keep]))
+
+
+def _running_medians(values: list[float]) -> list[float]:
+    """Median of values[:k + 1] for every k."""
+    out, seen = [], []
+    for v in values:
+        bisect.insort(seen, v)
+        n = len(seen)
+        out.append(seen[n // 2] if n % 2 else 0.5 * (seen[n // 2 - 1] + seen[n // 2]))
+    return out
+
+
+def _step(track: _Track) -> tuple[float, float]:
+    """Largest width step along a ray, inner over outer: (ratio, radius of the step)."""
+    r, _, w = track.arrays()  # r decreasing
+    hi = track.tip - max(3.0, 0.04 * track.tip)
+    lo = max(float(r[-1]) + 2.0, 0.15 * track.tip)
+    keep = (r >= lo) & (r <= hi)
+    r, w = r[keep], w[keep]
+    n = len(r)
+    if n < 8:
+        return 1.0, 0.0
+    outer = _running_medians(w.tolist())  # outer[k] = median of w[: k + 1]
+    inner = _running_medians(w[::-1].tolist())[::-1]  # inner[k] = median of w[k:]
+    gap = max(3, int(0.04 * track.tip))
+    best, best_rho = 1.0, 0.0
+    for k in range(gap, n - gap):
+        ratio = inner[k] / max(outer[k - 1], 0.5)
+        if ratio > best:
+            best, best_rho = ratio, float(r[k])
+    return best, best_rho
+
+
+def _first_rise(
+    r: np.ndarray, w: np.ndarray, start: float, ref: float, ratio: float, window: int = 4
+) -> float | None:
+    """Going inwards from radius ``start``, the first radius where the width rises to ``ratio``
+    times ``ref`` and stays there for ``window`` circles."""
+    idx = np.nonzero(r <= start)[0]
+    if len(idx) < window:
+        return None
+    target = ratio * max(ref, 0.5)
+    wide = w >= target
+    for k in idx[: len(idx) - window + 1].tolist():
+        if wide[k : k + window].sum() >= window - 1:
+            return float(r[k])
+    return None
+
+
+def _rotation(
+    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
+) -> float:
+    """Turn of the dial (degrees clockwise) from the 30-degree symmetry of numerals and ticks."""
+    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    dx, dy = xs - centre[0], ys - centre[1]
+    d2 = dx * dx + dy * dy
+    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)  # numerals and ticks, not the rim
+    if far.sum() < 10:
+        return 0.0
+    angle = np.arctan2(dx[far], -dy[far]) * 12.0  # clock angle times 12
+    mean = math.atan2(float(np.sin(angle).sum()), float(np.cos(angle).sum()))
+    return math.degrees(mean) / 12.0
+
+
+def _hour_residual(hour_angle: float, minute: int, second: int) -> tuple[int, float]:
+    x = ((hour_angle - 0.5 * minute - second / 120.0) % 360.0) / 30.0
+    h = round(x)
+    return h % 12, abs(x - h)
+
+
+def read_clock(image: Image.Image) -> ClockTime | None:
+    """Read the time shown by an analogue clock image; None when it is not readable."""
+    rgb = np.ascontiguousarray(np.asarray(image.convert("RGB") if image.mode != "RGB" else image))
+    if max(rgb.shape[:2]) > MAX_SIDE:  # large images carry no extra information worth the time
+        scale = MAX_SIDE / max(rgb.shape[:2])
+        size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
+        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+    found = _find_dial(rgb)
+    if found is None:
+        return None
+    cx, cy, radius = found
+    dial = _dial_color(rgb, cx, cy, radius)
+
+    half = int(HAND_ZONE * radius)
+    x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
+    crop = np.ascontiguousarray(rgb[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
+    diff = _max_channel_diff(crop, dial)
+    ink = ((diff > INK_DIFF) * 255).astype(np.uint8)
+    ccx, ccy = cx - x0, cy - y0
+
+    # the hands: the ink that is connected to the centre
+    ix, iy = round(ccx), round(ccy)
+    near_centre = ink[max(0, iy - 2) : iy + 3, max(0, ix - 2) : ix + 3]
+    ys, xs = np.nonzero(near_centre)
+    if len(ys) == 0:
+        return None
+    seed = (max(0, ix - 2) + int(xs[0]), max(0, iy - 2) + int(ys[0]))
+    fill = np.zeros((ink.shape[0] + 2, ink.shape[1] + 2), np.uint8)
+    cv2.floodFill(ink, fill, seed, 0, 0, 0, 8 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
+    hands = fill[1:-1, 1:-1]
+
+    soft = cv2.bitwise_and(diff, cv2.dilate(hands, np.ones((3, 3), np.uint8)))
+    n_r = half
+    polar = cv2.warpPolar(
+        soft, (n_r, N_THETA), (ccx, ccy), n_r, flags=cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR
+    )
+    # (angle, radius) -> (radius, clock angle): polar rows start at 3 o'clock = 90 degrees
+    polar = np.roll(polar.T, N_THETA // 4, axis=1)
+    # walk inwards from the rim until the centre cap covers half of a circle
+    covered = (polar > RUN_DIFF).mean(axis=1)
+    capped = np.nonzero(covered >= 0.5)[0]
+    r_stop = int(capped.max()) + 1 if len(capped) else 2
+    if r_stop >= n_r - 1:
+        return None
+    r_first = n_r - 1
+    runs = _polar_runs(np.ascontiguousarray(polar[r_stop:][::-1]), r_first)
+    if runs is None:
+        return None
+    tracks = [
+        t
+        for t in _tracks(runs, r_first)
+        if not (t.merged or t.absorbed) and len(t.radii) >= MIN_RADII
+    ]
+    if not tracks:
+        return None
+    longest = max(t.tip for t in tracks)
+    if longest < 0.15 * radius:
+        return None
+    rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
+
+    rotation = _rotation(ink, hands, (ccx, ccy), half)
+    second_a, minute_a, hour_a = _identify(rays, radius)
+    second = 0
+    if second_a is not None:
+        second = round(((second_a - rotation) % 360.0) / 6.0) % 60
+    minute = round(((minute_a - rotation - 0.1 * second) % 360.0) / 6.0) % 60
+    if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
+        cands = [_hour_residual(a - rotation, minute, second) for a in hour_a]
+        hour = min(cands, key=lambda c: c[1])[0]
+    else:
+        hour = _hour_residual(hour_a - rotation, minute, second)[0]
+    return ClockTime(hour or 12, minute, second)
+
+
+def _identify(
+    rays: list[_Track], radius: float
+) -> tuple[float | None, float, float | tuple[float, float]]:
+    """Angles of (second or None, minute, hour) hands; the hour may come as two candidates."""
+
+    def full_angle(t: _Track) -> float:
+        a = _angle(t, 0.55 * t.tip, t.tip - 2)
+        return a if a is not None else t.centres[0] * BIN_DEG
+
+    def outer_angle(t: _Track, rho: float) -> float:
+        a = _angle(t, rho + 2, t.tip - 2)
+        return a if a is not None else full_angle(t)
+
+    def inner_angle(t: _Track, rho: float) -> float:
+        a = _angle(t, 0.3 * rho, rho - 2)
+        return a if a is not None else full_angle(t)
+
+    first = rays[0]
+    # A needle narrower than a pixel or two never shows its full ink strength, so its width is
+    # measured against the strongest hand ink of the clock rather than its own.
+    contrast = max(t.contrast for t in rays)
+    has_second = _outer_width(first, contrast) < THIN_HAND * radius
+    if not has_second:
+        minute = full_angle(first)
+        hour = full_angle(rays[1]) if len(rays) > 1 else minute
+        return None, minute, hour
+    if len(rays) >= 3:
+        return full_angle(rays[0]), full_angle(rays[1]), full_angle(rays[2])
+    if len(rays) == 1:  # all hands on one ray: read them where the width steps up
+        r, _, w = first.arrays()
+        rho_m = _first_rise(r, w, first.tip - 3, _outer_width(first), 1.8)
+        if rho_m is None:
+            a = full_angle(first)
+            return a, a, a
+        w_m = w[(r <= rho_m - 2) & (r >= rho_m - 6)]
+        rho_h = None
+        if len(w_m):
+            rho_h = _first_rise(r, w, rho_m - 3, float(np.median(w_m)), STEP_RATIO)
+        rho_h = rho_h if rho_h is not None else 0.5 * rho_m
+        minute = _angle(first, max(rho_h + 2, 0.4 * rho_m), rho_m - 2)
+        minute = minute if minute is not None else full_angle(first)
+        hour = _angle(first, 0.3 * rho_h, rho_h - 2)
+        return outer_angle(first, rho_m), minute, hour if hour is not None else minute
+    other = rays[1]
+    s_ratio, s_rho = _step(first)
+    if other.tip / first.tip > MINUTE_OVER_NEEDLE:  # the other ray is the minute hand
+        o_ratio, o_rho = _step(other)
+        second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
+        minute = outer_angle(other, o_rho) if o_ratio > STEP_RATIO else full_angle(other)
+        hour_s = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
+        hour_o = inner_angle(other, o_rho) if o_ratio > STEP_RATIO else minute
+        if s_ratio > 2 * STEP_RATIO or (s_ratio > STEP_RATIO and o_ratio < STEP_RATIO):
+            return second, minute, hour_s
+        if o_ratio > STEP_RATIO and s_ratio < STEP_RATIO:
+            return second, minute, hour_o
+        return second, minute, (hour_s, hour_o)
+    # the other ray is the hour hand: the minute hand hides under the second hand
+    second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
+    minute = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
+    return second, minute, full_angle(other)
