@@ -39,8 +39,10 @@ def main() -> None:
     start = time.perf_counter()
     size = clocks(args.clocks, 0)
     wall = time.perf_counter() - start
-    print(f"| clock, 420 px, fresh face per image | {args.clocks} | {wall:.2f} | "
-          f"{args.clocks / wall:.0f} | {size / args.clocks / 1024:.0f} KiB |")
+    print(
+        f"| clock, 420 px, fresh face per image | {args.clocks} | {wall:.2f} | "
+        f"{args.clocks / wall:.0f} | {size / args.clocks / 1024:.0f} KiB |"
+    )
 
     def calendars(n: int, fresh_style: bool) -> tuple[float, int]:
         rng = random.Random(1)
@@ -56,8 +58,10 @@ def main() -> None:
     for fresh, label in ((True, "fresh style per image"), (False, "one style reused")):
         wall, size = calendars(args.calendars, fresh)
         w, h = cal.calendar_size(cal.sample_calendar_style(random.Random(0)))
-        print(f"| yearly calendar, {w}×{h}, {label} | {args.calendars} | {wall:.2f} | "
-              f"{args.calendars / wall:.0f} | {size / args.calendars / 1024:.0f} KiB |")
+        print(
+            f"| yearly calendar, {w}×{h}, {label} | {args.calendars} | {wall:.2f} | "
+            f"{args.calendars / wall:.0f} | {size / args.calendars / 1024:.0f} KiB |"
+        )
 
 
 if __name__ == "__main__":

@@ -24,6 +24,7 @@ from chronoeval.render.clock import (
     sample_face,
     sample_time,
 )
+from chronoeval.render.fonts import FONT_DIR
 from chronoeval.suites.lost_in_time.answers import ClockTime
 
 RED, GREEN, BLUE, WHITE, BLACK = (255, 0, 0), (0, 160, 0), (0, 0, 255), (255, 255, 255), (0, 0, 0)
@@ -116,7 +117,7 @@ def test_faces_are_json_serialisable_and_round_trip() -> None:
 
 def _numeral_inner_radius(face: ClockFace) -> float:
     """Closest distance from the centre to any numeral's ink box, measured with Pillow directly."""
-    font = ImageFont.truetype(f"{clock.FONT_DIR}/{face.numeral_font}", face.numeral_size)
+    font = ImageFont.truetype(f"{FONT_DIR}/{face.numeral_font}", face.numeral_size)
     labels = clock.ROMAN_NUMERALS if face.numeral_style == "roman" else clock.ARABIC_NUMERALS
     c = (face.size - 1) / 2
     best = math.inf

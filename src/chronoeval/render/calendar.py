@@ -27,13 +27,10 @@ from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
 from typing import Any
 
-import matplotlib
 from PIL import Image, ImageDraw, ImageFont
 
-MIN_YEAR = 1
-MAX_YEAR = 9999
-
-FONT_DIR = os.path.join(os.path.dirname(matplotlib.__file__), "mpl-data", "fonts", "ttf")
+from chronoeval.render.fonts import FONT_DIR, truetype
+from chronoeval.suites.lost_in_time.calendar_questions import check_year
 
 MONTH_NAMES: tuple[str, ...] = (
     "January",
@@ -156,16 +153,6 @@ def sample_calendar_style(rng: random.Random, week_start: str = "sunday") -> Cal
     )
 
 
-def check_year(year: int) -> None:
-    if isinstance(year, bool) or not isinstance(year, int):
-        raise TypeError(f"year must be an int, got {type(year).__name__}")
-    if not MIN_YEAR <= year <= MAX_YEAR:
-        raise ValueError(
-            f"year {year} is outside the supported range {MIN_YEAR}..{MAX_YEAR} "
-            "(proleptic Gregorian calendar of Python's datetime)"
-        )
-
-
 # --------------------------------------------------------------------------------------------
 # Geometry
 
@@ -256,12 +243,7 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
 
 
-@lru_cache(maxsize=128)
-def _font(name: str, size: int) -> ImageFont.FreeTypeFont:
-    path = os.path.join(FONT_DIR, name)
-    if not os.path.exists(path):
-        raise ValueError(f"font {name!r} not found in {FONT_DIR}")
-    return ImageFont.truetype(path, size)
+_font = truetype
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ Decisions
 from __future__ import annotations
 
 import math
-import os
 import random
 import struct
 import zlib
@@ -46,11 +45,11 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 
 import cv2
-import matplotlib
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageDraw
 
-from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, ClockTime
+from chronoeval.render.fonts import truetype
+from chronoeval.suites.lost_in_time.answers import CLOCK_STYLES, SECONDS_ON_DIAL, ClockTime
 
 __all__ = [
     "CLOCK_STYLES",
@@ -62,18 +61,9 @@ __all__ = [
     "sample_time",
 ]
 
-CLOCK_STYLES: tuple[str, ...] = (
-    "easy",
-    "basic",
-    "black_dial",
-    "no_second_hand",
-    "roman",
-    "arrow_hands",
-)
 
 RGB = tuple[int, int, int]
 
-FONT_DIR = os.path.join(os.path.dirname(matplotlib.__file__), "mpl-data", "fonts", "ttf")
 ARABIC_FONTS: tuple[str, ...] = (
     "DejaVuSans.ttf",
     "DejaVuSans-Bold.ttf",
@@ -257,9 +247,7 @@ _DIAL_FIELDS: tuple[str, ...] = tuple(
 # fonts and numeral layout
 
 
-@lru_cache(maxsize=1024)
-def _font(name: str, size: int) -> ImageFont.FreeTypeFont:
-    return ImageFont.truetype(os.path.join(FONT_DIR, name), size)
+_font = truetype
 
 
 def _labels(numeral_style: str) -> tuple[str, ...]:

@@ -16,6 +16,17 @@ WEEKDAYS: tuple[str, ...] = (
 )
 """Weekday names in Python's ``date.weekday()`` order (Monday = 0)."""
 
+CLOCK_STYLES: tuple[str, ...] = (
+    "easy",
+    "basic",
+    "black_dial",
+    "no_second_hand",
+    "roman",
+    "arrow_hands",
+)
+"""The paper's ClockQA styles (standard, black dial, no second hand, Roman numerals, arrow hands)
+plus its easy whole-hour set, in the order reports list them."""
+
 SECONDS_ON_DIAL = 12 * 3600
 _GOLD_RE = re.compile(r"^(\d{1,2}):(\d{2}):(\d{2})$")
 

@@ -18,7 +18,7 @@ from chronoeval.core.items import Item, Message, TextPart, user_message
 from chronoeval.core.registry import register_task
 from chronoeval.core.task import Agent, SampleRecord, Task
 from chronoeval.report.summary import fmt_metric
-from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, ClockTime
+from chronoeval.suites.lost_in_time.answers import CLOCK_STYLES, SECONDS_ON_DIAL, ClockTime
 from chronoeval.suites.lost_in_time.metrics import clock_aggregate, clock_scores
 from chronoeval.suites.lost_in_time.parsing import parse_clock_answer
 
@@ -45,7 +45,7 @@ class ClockQA(Task):
     )
     default_params: ClassVar[dict[str, Any]] = {
         "n": 120,
-        "styles": ["easy", "basic", "black_dial", "no_second_hand", "roman", "arrow_hands"],
+        "styles": list(CLOCK_STYLES),
         "size": 420,
         "rotate": False,
         "format_hint": True,
@@ -54,7 +54,6 @@ class ClockQA(Task):
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         from chronoeval.render.clock import (
-            CLOCK_STYLES,
             encode_png,
             render_clock,
             sample_face,

@@ -13,9 +13,8 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from chronoeval.core.task import SampleRecord  # noqa: E402
+from chronoeval.suites.lost_in_time.answers import CLOCK_STYLES  # noqa: E402
 from chronoeval.suites.lost_in_time.calendar_questions import CALENDAR_QUESTION_TYPES  # noqa: E402
-
-CLOCK_STYLE_ORDER = ("easy", "basic", "black_dial", "no_second_hand", "roman", "arrow_hands")
 
 Runs = dict[str, tuple[dict[str, Any], list[SampleRecord]]]
 
@@ -76,7 +75,7 @@ def clock_plots(runs: Runs, out_dir: Path) -> list[Path]:
         "ClockQA: exact match per clock style (HM-EM where there is no second hand)",
         "exact match (%)",
         out_dir / "clockqa_by_style.png",
-        order=CLOCK_STYLE_ORDER,
+        order=CLOCK_STYLES,
     )
     fig, ax = plt.subplots(figsize=(6, 4))
     bins = np.linspace(0, 21600, 37)
