@@ -98,6 +98,7 @@ def run(
     temperature: Annotated[float, typer.Option()] = 0.0,
     max_tokens: Annotated[int, typer.Option()] = 512,
     gen_seed: Annotated[int | None, typer.Option(help="sampling seed sent to the model")] = 0,
+    stop: Annotated[list[str] | None, typer.Option(help="stop sequence (repeatable)")] = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
@@ -130,7 +131,10 @@ def run(
             params=_params(param),
             run_dir=run_dir,
             generation=GenerationConfig(
-                temperature=temperature, max_tokens=max_tokens, seed=gen_seed
+                temperature=temperature,
+                max_tokens=max_tokens,
+                seed=gen_seed,
+                stop=tuple(stop or ()),
             ),
             backend_options=BackendOptions(
                 base_url=base_url, api_key_env=api_key_env, timeout_s=timeout
