@@ -131,6 +131,11 @@ def prepare_dataset(
 ) -> Dataset:
     """The dataset a run evaluates: a chronoeval dataset dir, external data, or generated items."""
     if data is not None:
+        if seed is not None or params:
+            raise ChronoevalError(
+                "--seed and --param shape generated items; they cannot apply to --data "
+                f"({data}); drop them, or drop --data to generate"
+            )
         ds = (
             load_dataset(data)
             if (Path(data) / "manifest.json").is_file()

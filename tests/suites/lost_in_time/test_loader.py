@@ -100,3 +100,11 @@ def test_bad_gold_names_the_item(tmp_path: Path) -> None:
     with pytest.raises(DataError) as exc:
         api.run(["clockqa"], "random", data=f, run_dir=tmp_path / "run", progress=False)
     assert "datetimeqa-clock-0003" in str(exc.value) and "'target'" in str(exc.value)
+
+
+def test_generation_options_with_data_are_refused(tmp_path: Path) -> None:
+    from chronoeval.core.errors import ChronoevalError
+
+    f = write_clock_parquet(tmp_path / "clock.parquet")
+    with pytest.raises(ChronoevalError, match="cannot apply to --data"):
+        api.run(["clockqa"], "random", data=f, seed=3, run_dir=tmp_path / "run", progress=False)
