@@ -15,11 +15,11 @@ from chronoeval.render.calendar import (
     CalendarStyle,
     calendar_size,
     clear_caches,
-    encode_png,
     month_grid_origin,
     render_year_calendar,
     sample_calendar_style,
 )
+from chronoeval.render.png import encode_png
 
 _MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 

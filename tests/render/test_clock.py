@@ -18,13 +18,13 @@ from chronoeval.render import clock
 from chronoeval.render.clock import (
     CLOCK_STYLES,
     ClockFace,
-    encode_png,
     hand_angles,
     render_clock,
     sample_face,
     sample_time,
 )
 from chronoeval.render.fonts import FONT_DIR
+from chronoeval.render.png import encode_png
 from chronoeval.suites.lost_in_time.answers import ClockTime
 
 RED, GREEN, BLUE, WHITE, BLACK = (255, 0, 0), (0, 160, 0), (0, 0, 255), (255, 255, 255), (0, 0, 0)

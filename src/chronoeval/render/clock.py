@@ -9,7 +9,7 @@ renders such clocks procedurally:
   optional second-hand tail, the centre cap and (only with ``rotate=True``) a small rotation of
   the whole clock.
 * :func:`sample_time` draws the gold time of a style.
-* :func:`render_clock` draws a time on a face; :func:`encode_png` turns the image into PNG bytes.
+* :func:`render_clock` draws a time on a face; :func:`chronoeval.render.png.encode_png` turns the image into PNG bytes.
 
 Decisions
 ---------
@@ -28,9 +28,8 @@ Decisions
   even pixel counts so the glyph cache warms fast); the face without hands is cached, keyed by
   every appearance field except the hands. Hands are convex polygons filled with exact-coverage
   anti-aliasing (a distance field): OpenCV's anti-aliased ``fillPoly`` grows shapes by ~1.3 px,
-  which would make a thin second hand as wide as a minute hand. :func:`encode_png` is a small
-  NumPy + zlib PNG writer ("Up" filter, zlib level 1, run-length strategy), several times faster
-  than Pillow's encoder at level 1. Rendering raises Pillow's freed-block cache to 16 blocks
+  which would make a thin second hand as wide as a minute hand. PNG bytes come from the shared
+  writer in :mod:`chronoeval.render.png`. Rendering raises Pillow's freed-block cache to 16 blocks
   (``Image.core.set_blocks_max``), which avoids re-faulting image memory on every call.
 """
 
@@ -38,8 +37,6 @@ from __future__ import annotations
 
 import math
 import random
-import struct
-import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, fields
 from functools import lru_cache
@@ -54,7 +51,6 @@ from chronoeval.suites.lost_in_time.answers import CLOCK_STYLES, SECONDS_ON_DIAL
 __all__ = [
     "CLOCK_STYLES",
     "ClockFace",
-    "encode_png",
     "hand_angles",
     "render_clock",
     "sample_face",
@@ -621,32 +617,3 @@ def render_clock(time: ClockTime, face: ClockFace) -> Image.Image:
             _fill_convex(img, _place(face, part, angle), color)
     _circle(img, _centre(face), face.cap_radius, face.cap_color)
     return Image.fromarray(img, "RGB")
-
-
-# --------------------------------------------------------------------------------------------
-# PNG
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-
-
-def encode_png(image: Image.Image) -> bytes:
-    """Fast lossless PNG (8-bit RGB, "Up" filter, zlib level 1 with run-length matching)."""
-    arr = np.asarray(image.convert("RGB") if image.mode != "RGB" else image)
-    h, w, _ = arr.shape
-    flat = arr.reshape(h, w * 3)
-    raw = np.empty((h, w * 3 + 1), np.uint8)
-    raw[0, 0] = 0
-    raw[0, 1:] = flat[0]
-    raw[1:, 0] = 2  # filter "Up": difference to the row above, modulo 256
-    np.subtract(flat[1:], flat[:-1], out=raw[1:, 1:])
-    comp = zlib.compressobj(1, zlib.DEFLATED, 15, 9, zlib.Z_RLE)
-    data = comp.compress(raw) + comp.flush()
-    header = struct.pack(">IIBBBBB", w, h, 8, 2, 0, 0, 0)
-    return (
-        b"\x89PNG\r\n\x1a\n"
-        + _chunk(b"IHDR", header)
-        + _chunk(b"IDAT", data)
-        + _chunk(b"IEND", b"")
-    )

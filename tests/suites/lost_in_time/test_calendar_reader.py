@@ -11,10 +11,10 @@ from PIL import Image
 
 from chronoeval.render.calendar import (
     CalendarStyle,
-    encode_png,
     render_year_calendar,
     sample_calendar_style,
 )
+from chronoeval.render.png import encode_png
 from chronoeval.suites.lost_in_time.calendar_questions import make_questions
 from chronoeval.suites.lost_in_time.calendar_reader import (
     answer_calendar,

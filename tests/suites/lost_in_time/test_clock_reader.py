@@ -13,11 +13,11 @@ from PIL import Image, ImageDraw
 
 from chronoeval.render.clock import (
     CLOCK_STYLES,
-    encode_png,
     render_clock,
     sample_face,
     sample_time,
 )
+from chronoeval.render.png import encode_png
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
 

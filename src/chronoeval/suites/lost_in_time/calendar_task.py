@@ -42,10 +42,10 @@ class CalendarQA(Task):
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         from chronoeval.render.calendar import (
-            encode_png,
             render_year_calendar,
             sample_calendar_style,
         )
+        from chronoeval.render.png import encode_png
         from chronoeval.suites.lost_in_time.calendar_questions import (
             ANSWER_INSTRUCTION,
             make_questions,

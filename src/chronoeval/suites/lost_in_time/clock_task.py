@@ -54,11 +54,11 @@ class ClockQA(Task):
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         from chronoeval.render.clock import (
-            encode_png,
             render_clock,
             sample_face,
             sample_time,
         )
+        from chronoeval.render.png import encode_png
 
         styles = list(params["styles"])
         for s in styles:
