@@ -26,22 +26,8 @@ from PIL import Image, ImageDraw, ImageFont
 
 from chronoeval.render.fonts import FONT_DIR, truetype
 from chronoeval.render.png import clear_cache as clear_png_cache
-from chronoeval.suites.lost_in_time.calendar_questions import check_year
+from chronoeval.suites.lost_in_time.calendar_questions import MONTH_NAMES, check_year
 
-MONTH_NAMES: tuple[str, ...] = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
 _DAY_ABBR_SUNDAY_FIRST: tuple[str, ...] = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 
 TITLE_FORMATS: tuple[str, ...] = ("{year}", "Calendar {year}", "{year} Calendar", "Year {year}")

@@ -27,7 +27,21 @@ CALENDAR_QUESTION_TYPES: tuple[str, ...] = (
     "random_nth_day",
 )
 
-MONTH_NAMES: tuple[str, ...] = tuple(_calendar.month_name[m] for m in range(1, 13))
+MONTH_NAMES: tuple[str, ...] = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
+"""English month names, written out (``calendar.month_name`` follows the locale)."""
 
 ANSWER_INSTRUCTION = "Answer with the name of the weekday only."
 
