@@ -96,7 +96,7 @@ def test_serve_refuses_unknown_model(serve) -> None:
     import urllib.error
     import urllib.request
 
-    server = serve("--model", "random")
+    server = serve("--model", "random", "--model", "majority")
     req = urllib.request.Request(
         server.url + "/chat/completions",
         method="POST",
@@ -111,3 +111,5 @@ def test_serve_refuses_unknown_model(serve) -> None:
         raise AssertionError("expected 404")
     models = json.loads(urllib.request.urlopen(server.url + "/models", timeout=10).read())
     assert {"random/clockqa", "random/calendarqa"} <= {m["id"] for m in models["data"]}
+    # majority needs a dataset's golds, which a server does not have: not offered
+    assert not any(m["id"].startswith("majority") for m in models["data"])

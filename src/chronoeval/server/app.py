@@ -27,7 +27,7 @@ from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.registry import all_tasks, get_task
 from chronoeval.engine.request import GenerationConfig, request_from_openai
 from chronoeval.models.base import Backend, BackendError
-from chronoeval.models.registry import make_backend, split_spec
+from chronoeval.models.registry import make_backend
 
 FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close")
 
@@ -69,14 +69,16 @@ class ModelRouter:
             get_task(task)  # fail fast on an unknown task
 
     def model_ids(self) -> list[str]:
+        """Every id this server can answer: those whose backend the factory can build."""
+        candidates = list(self.specs) if self.task else []
+        candidates += [f"{spec}/{name}" for spec in self.specs for name in all_tasks()]
         ids = []
-        for spec in self.specs:
-            if self.task:
-                ids.append(spec)
-            for name, task in all_tasks().items():
-                if split_spec(spec)[0] == "reference" and task.reference_agent() is None:
-                    continue
-                ids.append(f"{spec}/{name}")
+        for model_id in candidates:
+            try:
+                self.resolve(model_id)
+            except ChronoevalError:  # e.g. no reference agent, or a baseline that needs items
+                continue
+            ids.append(model_id)
         return ids
 
     def resolve(self, model_id: str) -> Backend:
