@@ -161,6 +161,7 @@ class RunResult:
     model: str
     results: dict[str, Any]
     summaries: dict[str, RunSummary] = field(default_factory=dict)
+    records: list[SampleRecord] = field(default_factory=list)
 
 
 def default_run_dir(tasks: list[str], model: str, root: Path | None = None) -> Path:
@@ -232,12 +233,19 @@ def run(
                 )
             finally:
                 asyncio.run(backend.aclose())
-    results = score(run_dir, plots=plots)
-    return RunResult(run_dir, model, results, summaries)
+    results, records = score_records(run_dir, plots=plots)
+    return RunResult(run_dir, model, results, summaries, records)
 
 
 def score(run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0) -> dict[str, Any]:
     """Re-parse and re-score the stored responses of a run; never calls a model."""
+    return score_records(run_dir, plots=plots, bootstrap_seed=bootstrap_seed)[0]
+
+
+def score_records(
+    run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0
+) -> tuple[dict[str, Any], list[SampleRecord]]:
+    """:func:`score`, also returning the per-sample records it wrote."""
     run_dir = Path(run_dir)
     config_path = run_dir / "config.json"
     if not config_path.is_file():
@@ -295,7 +303,7 @@ def score(run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0) -> dict
         from chronoeval.report.figures import write_run_figures
 
         write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
-    return results
+    return results, all_records
 
 
 def _record(task: Task, item: Any, resp: StoredResponse | None) -> SampleRecord:

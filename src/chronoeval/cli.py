@@ -144,7 +144,7 @@ def run(
             progress=progress and sys.stderr.isatty(),
         )
         results[m] = res.results
-        records_by_model[m] = api.read_records(res.run_dir)
+        records_by_model[m] = res.records
         for name, s in res.summaries.items():
             console.print(
                 f"[bold]{name}[/bold] · {m}: {s.total} items, {s.cached} already stored, "
