@@ -56,6 +56,10 @@ class SampleRecord:
         }
 
 
+RunsByModel = dict[str, tuple[dict[str, Any], list[SampleRecord]]]
+"""Model name -> (one task's entry in results.json, that task's sample records)."""
+
+
 class Task:
     """Base class for a benchmark task. Subclasses set the class attributes and override methods."""
 
@@ -122,9 +126,7 @@ class Task:
         return None
 
     # -- reports -----------------------------------------------------------------------------
-    def plots(
-        self, runs: dict[str, tuple[dict[str, Any], list[SampleRecord]]], out_dir: Path
-    ) -> list[Path]:
+    def plots(self, runs: RunsByModel, out_dir: Path) -> list[Path]:
         """Write the task's figures (PNG) comparing one or more models; returns their paths.
 
         ``runs`` maps a model name to (this task's results entry, this task's sample records).

@@ -17,7 +17,7 @@ from chronoeval.core.dataset import BuiltItem, image_part
 from chronoeval.core.errors import DataError
 from chronoeval.core.items import Item, TextPart, user_message
 from chronoeval.core.registry import register_task
-from chronoeval.core.task import Agent, SampleRecord, Task
+from chronoeval.core.task import Agent, RunsByModel, SampleRecord, Task
 from chronoeval.report.summary import fmt_metric
 from chronoeval.suites.lost_in_time.answers import WEEKDAYS
 from chronoeval.suites.lost_in_time.metrics import calendar_aggregate, weekday_scores
@@ -161,9 +161,7 @@ class CalendarQA(Task):
             ("macro F1 %", fmt_metric(o["macro_f1"], pct=True)),
         ]
 
-    def plots(
-        self, runs: dict[str, tuple[dict[str, Any], list[SampleRecord]]], out_dir: Path
-    ) -> list[Path]:
+    def plots(self, runs: RunsByModel, out_dir: Path) -> list[Path]:
         from chronoeval.suites.lost_in_time.plots import calendar_plots
 
         return calendar_plots(runs, out_dir)

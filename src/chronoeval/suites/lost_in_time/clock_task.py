@@ -16,7 +16,7 @@ from chronoeval.core.dataset import BuiltItem, image_part
 from chronoeval.core.errors import DataError
 from chronoeval.core.items import Item, Message, TextPart, user_message
 from chronoeval.core.registry import register_task
-from chronoeval.core.task import Agent, SampleRecord, Task
+from chronoeval.core.task import Agent, RunsByModel, SampleRecord, Task
 from chronoeval.report.summary import fmt_metric
 from chronoeval.suites.lost_in_time.answers import CLOCK_STYLES, SECONDS_ON_DIAL, ClockTime
 from chronoeval.suites.lost_in_time.metrics import clock_aggregate, clock_scores
@@ -149,9 +149,7 @@ class ClockQA(Task):
             ("minute err", fmt_metric(o["minute_err"], digits=2)),
         ]
 
-    def plots(
-        self, runs: dict[str, tuple[dict[str, Any], list[SampleRecord]]], out_dir: Path
-    ) -> list[Path]:
+    def plots(self, runs: RunsByModel, out_dir: Path) -> list[Path]:
         from chronoeval.suites.lost_in_time.plots import clock_plots
 
         return clock_plots(runs, out_dir)
