@@ -27,6 +27,7 @@ from chronoeval import __version__
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError
+from chronoeval.core.items import Item
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord, Task
 from chronoeval.engine.request import GenerationConfig, Request
@@ -164,6 +165,11 @@ class RunResult:
     records: list[SampleRecord] = field(default_factory=list)
 
 
+def item_request(item: Item, generation: GenerationConfig, root: Path | None = None) -> Request:
+    """The request an item becomes; the one place both asking (run) and looking up (score) use."""
+    return Request(item.messages, generation, image_root=root)
+
+
 def default_run_dir(tasks: list[str], model: str, root: Path | None = None) -> Path:
     return Path(root or "runs") / "+".join(tasks) / slug(model)
 
@@ -214,11 +220,10 @@ def run(
                 "backend_identity": backend.identity,
             }
             _write_json(run_dir / "config.json", config)
-            jobs = [
-                Job(req.key(backend.identity), item.id, name, req)
-                for item in ds.items
-                for req in [Request(item.messages, generation, image_root=ds.root)]
-            ]
+            jobs = []
+            for item in ds.items:
+                req = item_request(item, generation, ds.root)
+                jobs.append(Job(req.key(backend.identity), item.id, name, req))
             try:
                 summaries[name] = asyncio.run(
                     run_jobs(
@@ -277,7 +282,7 @@ def score_records(
             _record(
                 task,
                 item,
-                stored.get(Request(item.messages, generation).key(tconf["backend_identity"])),
+                stored.get(item_request(item, generation).key(tconf["backend_identity"])),
             )
             for item in items
         ]
@@ -306,7 +311,7 @@ def score_records(
     return results, all_records
 
 
-def _record(task: Task, item: Any, resp: StoredResponse | None) -> SampleRecord:
+def _record(task: Task, item: Item, resp: StoredResponse | None) -> SampleRecord:
     rec = SampleRecord(item.id, task.name, item.metadata, item.target, status="missing")
     if resp is None:
         return rec
