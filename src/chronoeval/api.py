@@ -99,24 +99,33 @@ def generate(
     )
 
 
-def import_data(task_name: str, path: Path) -> Dataset:
-    """Load external data in a published layout into a cached chronoeval dataset."""
+def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None) -> Dataset:
+    """Load external data in a published layout into a cached chronoeval dataset.
+
+    ``params`` are the task's load options (:attr:`Task.load_params`), e.g. an images root."""
     task = get_task(task_name)
     path = Path(path)
     if not path.exists():
         raise DataError("no such file or directory", file=path)
+    unknown = set(params or {}) - set(task.load_params)
+    if unknown:
+        raise ChronoevalError(
+            f"task {task.name!r} has no load option(s) {', '.join(sorted(unknown))} for --data; "
+            f"known: {', '.join(sorted(task.load_params)) or 'none'}"
+        )
+    options = {**task.load_params, **(params or {})}
     files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
     stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
-    root = cache_dir() / "datasets" / f"{task.name}-import-{_digest(stamp)}"
+    root = cache_dir() / "datasets" / f"{task.name}-import-{_digest([stamp, options])}"
     if (root / "manifest.json").is_file():
         return load_dataset(root)
     return write_dataset(
         root,
-        task.load(path),
+        task.load(path, options),
         suite=task.suite,
         task=task.name,
         generator_version=task.version,
-        params={"path": str(path.resolve())},
+        params={"path": str(path.resolve()), **options},
         seed=None,
         source=f"loaded:{path.resolve()}",
     )
@@ -132,16 +141,14 @@ def prepare_dataset(
 ) -> Dataset:
     """The dataset a run evaluates: a chronoeval dataset dir, external data, or generated items."""
     if data is not None:
-        if seed is not None or params:
+        is_dataset = (Path(data) / "manifest.json").is_file()
+        if seed is not None or (params and is_dataset):
+            what = "--seed and --param shape" if is_dataset else "--seed shapes"
             raise ChronoevalError(
-                "--seed and --param shape generated items; they cannot apply to --data "
-                f"({data}); drop them, or drop --data to generate"
+                f"{what} generated items; it cannot apply to --data ({data}); drop it, or drop "
+                "--data to generate (with external data, --param gives the task's load options)"
             )
-        ds = (
-            load_dataset(data)
-            if (Path(data) / "manifest.json").is_file()
-            else import_data(task.name, data)
-        )
+        ds = load_dataset(data) if is_dataset else import_data(task.name, data, params)
         if n is not None:
             ds = Dataset(ds.root, ds.manifest, ds.items[:n])
     else:
@@ -153,6 +160,26 @@ def prepare_dataset(
         except DataError as exc:
             raise exc.at(file=items_file, line=lineno) from None
     return ds
+
+
+def verify(
+    task_name: str,
+    *,
+    data: Path | None = None,
+    n: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+) -> tuple[int, list[str]]:
+    """Re-run every item's stored gold program (:meth:`Task.verify`): (items checked, problems)."""
+    task = get_task(task_name)
+    ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params)
+    problems = []
+    for lineno, item in enumerate(ds.items, start=1):
+        try:
+            task.verify(item)
+        except DataError as exc:
+            problems.append(str(exc.at(file=ds.root / "items.jsonl", line=lineno)))
+    return len(ds.items), problems
 
 
 # -- runs --------------------------------------------------------------------------------------
@@ -315,7 +342,7 @@ def _record(task: Task, item: Item, resp: StoredResponse | None) -> SampleRecord
     rec = SampleRecord(item.id, task.name, item.metadata, item.target, status="missing")
     if resp is None:
         return rec
-    rec.latency_s, rec.usage = resp.latency_s, resp.usage
+    rec.latency_s, rec.usage, rec.turns = resp.latency_s, resp.usage, resp.turns
     if not resp.ok:
         rec.status, rec.error = "error", resp.error
         return rec

@@ -162,13 +162,52 @@ def run(
 
 
 @app.command()
-def score(run_dir: Annotated[Path, typer.Argument(help="a run directory")]) -> None:
-    """Re-parse and re-score a run's stored responses (never calls the model)."""
+def score(
+    run_dir: Annotated[
+        Path, typer.Argument(help="a run directory (or, with --predictions, a scorer name)")
+    ],
+    predictions: Annotated[
+        Path | None,
+        typer.Option(help="score a predictions file in a paper's released output layout"),
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option(help="prediction scorer option key=value")
+    ] = None,
+) -> None:
+    """Re-parse and re-score a run's stored responses (never calls the model).
+
+    ``chronoeval score mined --predictions out.jsonl`` instead re-scores a released-layout
+    predictions file with that suite's released scorer."""
+    if predictions is not None:
+        from chronoeval.core.registry import get_prediction_scorer
+
+        opts = {k: str(v) for k, v in _params(option).items()}
+        console.print(get_prediction_scorer(str(run_dir))(predictions, opts), highlight=False)
+        return
     from chronoeval import api
     from chronoeval.report.summary import print_summary
 
     results = api.score(run_dir)
     print_summary({results["model"]: results}, console)
+
+
+@app.command()
+def verify(
+    task: Annotated[str, typer.Option(help="task whose items to check")],
+    data: Annotated[Path | None, typer.Option(help="dataset dir or external data")] = None,
+    n: Annotated[int | None, typer.Option(help="number of items")] = None,
+    seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+) -> None:
+    """Re-run each item's stored gold program and compare it with the stored gold answer."""
+    from chronoeval import api
+
+    checked, problems = api.verify(task, data=data, n=n, seed=seed, params=_params(param))
+    for line in problems[:20]:
+        console.print(f"[red]mismatch[/red] {line}", highlight=False)
+    console.print(f"{checked} items checked, {len(problems)} mismatches")
+    if problems:
+        raise typer.Exit(1)
 
 
 @app.command()
@@ -212,8 +251,16 @@ def serve(
     )
 
 
+def _mount_suite_commands() -> None:
+    from chronoeval.core.registry import suite_command_apps
+
+    for name, sub in suite_command_apps().items():
+        app.add_typer(sub, name=name)
+
+
 def main() -> None:
     try:
+        _mount_suite_commands()
         app()
     except ChronoevalError as exc:
         console.print(f"[bold red]error:[/bold red] {exc}", highlight=False)

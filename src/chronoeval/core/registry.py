@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from typing import TypeVar
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TypeVar
 
 from chronoeval.core.errors import UnknownNameError
 from chronoeval.core.task import Task
 
 _TASKS: dict[str, Task] = {}
 _loaded = False
+PredictionScorer = Callable[[Path, dict[str, str]], str]
+"""(a predictions file in a paper's released output layout, options) -> the report to print."""
+_PREDICTION_SCORERS: dict[str, PredictionScorer] = {}
 
 DEFAULT_JOB: dict[str, list[str]] = {
     "tasks": ["clockqa", "calendarqa"],
@@ -64,3 +69,36 @@ def suite_tasks(suite: str) -> list[str]:
     if not names:
         raise UnknownNameError("suite", suite, sorted({t.suite for t in _TASKS.values()}))
     return names
+
+
+def register_prediction_scorer(name: str) -> Callable[[PredictionScorer], PredictionScorer]:
+    """Decorator: ``chronoeval score NAME --predictions PATH`` calls the decorated function."""
+
+    def deco(fn: PredictionScorer) -> PredictionScorer:
+        _PREDICTION_SCORERS[name] = fn
+        return fn
+
+    return deco
+
+
+def get_prediction_scorer(name: str) -> PredictionScorer:
+    load_suites()
+    try:
+        return _PREDICTION_SCORERS[name]
+    except KeyError:
+        raise UnknownNameError("prediction scorer", name, list(_PREDICTION_SCORERS)) from None
+
+
+def suite_command_apps() -> dict[str, Any]:
+    """Suite packages that ship a ``commands.py`` with a typer ``app``: package name -> app.
+
+    The CLI mounts each as ``chronoeval <package> ...``; only those packages are imported here."""
+    import chronoeval.suites as suites_pkg
+
+    out: dict[str, Any] = {}
+    for mod in pkgutil.iter_modules(suites_pkg.__path__):
+        if (Path(suites_pkg.__path__[0]) / mod.name / "commands.py").is_file():
+            module = importlib.import_module(f"{suites_pkg.__name__}.{mod.name}.commands")
+            if getattr(module, "app", None) is not None:
+                out[mod.name] = module.app
+    return out

@@ -39,6 +39,8 @@ class SampleRecord:
     scores: dict[str, float | None] = field(default_factory=dict)
     latency_s: float | None = None
     usage: dict[str, int] = field(default_factory=dict)
+    turns: list[dict[str, Any]] | None = None
+    """Every turn of a multi-turn agent (tool calls, code runs), when the backend had any."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -53,6 +55,7 @@ class SampleRecord:
             "latency_s": self.latency_s,
             "usage": self.usage,
             "metadata": self.metadata,
+            **({"turns": self.turns} if self.turns else {}),
         }
 
 
@@ -71,15 +74,26 @@ class Task:
     default_seed: ClassVar[int] = 0
     group_by: ClassVar[tuple[str, ...]] = ()
     """Metadata keys reports break metrics down by (e.g. clock style)."""
+    load_params: ClassVar[dict[str, Any]] = {}
+    """Options :meth:`load` accepts (``--param k=v`` with ``--data``) and their defaults."""
+    headline_score: ClassVar[str | None] = None
+    """The per-sample key in ``record.scores`` whose mean is the headline metric (paired tests)."""
 
     # -- items -------------------------------------------------------------------------------
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         """Generate items deterministically for ``seed``."""
         raise ChronoevalError(f"task {self.name!r} has no generator")
 
-    def load(self, path: Path) -> Iterator[BuiltItem]:
-        """Load items from a published layout at ``path`` (no network)."""
+    def load(self, path: Path, params: dict[str, Any]) -> Iterator[BuiltItem]:
+        """Load items from a published layout at ``path`` (no network).
+
+        ``params``: :attr:`load_params` merged with the user's ``--param`` values."""
         raise ChronoevalError(f"task {self.name!r} cannot load external data")
+
+    def verify(self, item: Item) -> None:
+        """Re-derive the item's gold from what the item stores (e.g. its program), independently
+        of the generator run that made it; raise :class:`DataError` naming the field on mismatch."""
+        raise ChronoevalError(f"task {self.name!r} stores no program to verify its gold answers")
 
     def decode_target(self, item: Item) -> Any:
         """The item's gold as the task's typed answer; raises DataError naming the field."""
@@ -136,3 +150,12 @@ class Task:
     def summary_rows(self, results: dict[str, Any]) -> list[tuple[str, str]]:
         """(metric label, formatted value) pairs for the terminal summary table."""
         return []
+
+    def headline(self, metrics: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        """(label, metric entry ``{value, ci95, n}``) of the task's headline metric, taken from
+        :meth:`aggregate`'s output; leaderboards and the cross-suite profile use it."""
+        return None
+
+    def chance(self, metrics: dict[str, Any]) -> float | None:
+        """The chance level of the headline metric, in its units (None: no meaningful chance)."""
+        return None

@@ -119,6 +119,7 @@ async def run_jobs(
                     usage=None,
                     finish_reason=None,
                     attempts=attempt + 1,
+                    turns=getattr(exc, "turns", None),
                 )
                 summary.errors += 1
                 if len(summary.error_messages) < 5:
@@ -136,6 +137,7 @@ async def run_jobs(
                     usage=resp.usage,
                     finish_reason=resp.finish_reason,
                     attempts=attempt + 1,
+                    turns=resp.turns or None,
                 )
                 summary.answered += 1
                 ok = True

@@ -27,7 +27,8 @@ CREATE TABLE IF NOT EXISTS responses (
     usage TEXT,
     finish_reason TEXT,
     attempts INTEGER NOT NULL,
-    updated REAL NOT NULL
+    updated REAL NOT NULL,
+    turns TEXT
 );
 CREATE INDEX IF NOT EXISTS responses_item ON responses(task, item_id);
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
@@ -46,6 +47,7 @@ class StoredResponse:
     usage: dict[str, int]
     finish_reason: str | None
     attempts: int
+    turns: list[dict[str, Any]] | None = None
 
     @property
     def ok(self) -> bool:
@@ -62,6 +64,9 @@ class RunStore:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a process crash loses no commit
         self.conn.executescript(SCHEMA)
+        cols = {r[1] for r in self.conn.execute("PRAGMA table_info(responses)")}
+        if "turns" not in cols:  # a store written before multi-turn agents existed
+            self.conn.execute("ALTER TABLE responses ADD COLUMN turns TEXT")
 
     @classmethod
     def in_dir(cls, run_dir: Path) -> RunStore:
@@ -90,14 +95,16 @@ class RunStore:
         usage: dict[str, int] | None,
         finish_reason: str | None,
         attempts: int,
+        turns: list[dict[str, Any]] | None = None,
     ) -> None:
         """Store one outcome (committed immediately). An answer is never overwritten by an error."""
         self.conn.execute(
             """
-            INSERT INTO responses VALUES (?,?,?,?,?,?,?,?,?,?,?)
+            INSERT INTO responses (key, item_id, task, backend, text, error, latency_s, usage,
+                finish_reason, attempts, updated, turns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
             ON CONFLICT(key) DO UPDATE SET
                 text=excluded.text, error=excluded.error, latency_s=excluded.latency_s,
-                usage=excluded.usage, finish_reason=excluded.finish_reason,
+                usage=excluded.usage, finish_reason=excluded.finish_reason, turns=excluded.turns,
                 attempts=responses.attempts + excluded.attempts, updated=excluded.updated
             WHERE responses.error IS NOT NULL OR excluded.error IS NULL
             """,
@@ -113,6 +120,7 @@ class RunStore:
                 finish_reason,
                 attempts,
                 time.time(),
+                json.dumps(turns, ensure_ascii=False) if turns else None,
             ),
         )
 
@@ -137,7 +145,7 @@ class RunStore:
         out = {}
         for row in self.conn.execute(
             "SELECT key, item_id, task, backend, text, error, latency_s, usage, finish_reason,"
-            " attempts FROM responses"
+            " attempts, turns FROM responses"
         ):
             out[row[0]] = StoredResponse(
                 row[0],
@@ -150,6 +158,7 @@ class RunStore:
                 json.loads(row[7] or "{}"),
                 row[8],
                 row[9],
+                json.loads(row[10]) if row[10] else None,
             )
         return out
 

@@ -18,15 +18,27 @@ class Response:
     latency_s: float = 0.0
     usage: dict[str, int] = field(default_factory=dict)
     finish_reason: str | None = None
+    turns: list[dict[str, Any]] = field(default_factory=list)
+    """For multi-turn agents (e.g. a tool-using agent): every turn, in order, as JSON-able dicts.
+    Stored with the response and written into the sample record."""
 
 
 class BackendError(Exception):
     """A failed model call. ``retryable``: 429, 5xx, timeouts, connection errors, bad bodies."""
 
-    def __init__(self, message: str, *, retryable: bool = True, retry_after: float | None = None):
+    def __init__(
+        self,
+        message: str,
+        *,
+        retryable: bool = True,
+        retry_after: float | None = None,
+        turns: list[dict[str, Any]] | None = None,
+    ):
         super().__init__(message)
         self.retryable = retryable
         self.retry_after = retry_after
+        self.turns = turns
+        """The turns a multi-turn agent completed before failing (stored with the error)."""
 
 
 class Backend:

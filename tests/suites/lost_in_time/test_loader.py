@@ -108,3 +108,18 @@ def test_generation_options_with_data_are_refused(tmp_path: Path) -> None:
     f = write_clock_parquet(tmp_path / "clock.parquet")
     with pytest.raises(ChronoevalError, match="cannot apply to --data"):
         api.run(["clockqa"], "random", data=f, seed=3, run_dir=tmp_path / "run", progress=False)
+
+
+def test_unknown_load_option_is_refused(tmp_path: Path) -> None:
+    from chronoeval.core.errors import ChronoevalError
+
+    f = write_clock_parquet(tmp_path / "clock.parquet")
+    with pytest.raises(ChronoevalError, match="no load option.*images_root"):
+        api.run(
+            ["clockqa"],
+            "random",
+            data=f,
+            params={"images_root": "/x"},
+            run_dir=tmp_path / "run",
+            progress=False,
+        )

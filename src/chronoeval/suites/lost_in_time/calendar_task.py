@@ -39,6 +39,7 @@ class CalendarQA(Task):
         "format_hint": True,
     }
     group_by = ("qtype",)
+    headline_score = "correct"
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         from chronoeval.render.calendar import (
@@ -97,7 +98,7 @@ class CalendarQA(Task):
                 images = {}  # the year's image is written once, shared by its questions
                 count += 1
 
-    def load(self, path: Path) -> Iterator[BuiltItem]:
+    def load(self, path: Path, params: dict[str, Any]) -> Iterator[BuiltItem]:
         from chronoeval.suites.lost_in_time.loader import load_datetimeqa
 
         for row in load_datetimeqa(path, "calendar"):
@@ -151,6 +152,12 @@ class CalendarQA(Task):
         from chronoeval.suites.lost_in_time.agents import calendar_agent
 
         return calendar_agent
+
+    def headline(self, metrics: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        return ("Accuracy", metrics["overall"]["accuracy"]) if metrics else None
+
+    def chance(self, metrics: dict[str, Any]) -> float | None:
+        return 1 / 7  # a uniform guess over the weekdays
 
     def summary_rows(self, results: dict[str, Any]) -> list[tuple[str, str]]:
         o = results["metrics"]["overall"]

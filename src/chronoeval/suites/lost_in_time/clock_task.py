@@ -51,6 +51,7 @@ class ClockQA(Task):
         "format_hint": True,
     }
     group_by = ("style",)
+    headline_score = "hm_em"
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         from chronoeval.render.clock import (
@@ -82,7 +83,7 @@ class ClockQA(Task):
                 images,
             )
 
-    def load(self, path: Path) -> Iterator[BuiltItem]:
+    def load(self, path: Path, params: dict[str, Any]) -> Iterator[BuiltItem]:
         from chronoeval.suites.lost_in_time.loader import load_datetimeqa
 
         for row in load_datetimeqa(path, "clock"):
@@ -138,6 +139,13 @@ class ClockQA(Task):
         from chronoeval.suites.lost_in_time.agents import clock_agent
 
         return clock_agent
+
+    def headline(self, metrics: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+        # Hour-minute exact match: defined for every style (seconds exist only on some dials).
+        return ("HM-EM", metrics["overall"]["hm_em"]) if metrics else None
+
+    def chance(self, metrics: dict[str, Any]) -> float | None:
+        return 1 / 720  # a uniform guess over the 12 h x 60 min dial positions
 
     def summary_rows(self, results: dict[str, Any]) -> list[tuple[str, str]]:
         o = results["metrics"]["overall"]
