@@ -168,6 +168,35 @@ def create_app(
             )
         except ChronoevalError as exc:
             return _error(400, str(exc))
+        raw_turn = getattr(backend, "chat_completion", None)
+        if raw_turn is not None and (
+            body.get("tools")
+            or any(isinstance(m, dict) and m.get("role") == "tool" for m in body["messages"])
+        ):
+            # tool calling: a backend that speaks raw chat-completions turns (tools, tool_calls,
+            # tool messages) gets the body as is and returns the assistant message
+            try:
+                message = await raw_turn(body)
+            except (ChronoevalError, ValueError, StopIteration) as exc:
+                return _error(400, f"{type(exc).__name__}: {exc}")
+            entry.update(model=model_id, status=200, tools=True)
+            log(entry)
+            return web.json_response(
+                {
+                    "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+                    "object": "chat.completion",
+                    "created": int(time.time()),
+                    "model": model_id,
+                    "choices": [
+                        {
+                            "index": 0,
+                            "message": message,
+                            "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
+                        }
+                    ],
+                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+                }
+            )
         stop = body.get("stop")
         try:
             config = GenerationConfig(

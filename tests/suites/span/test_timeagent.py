@@ -1,0 +1,157 @@
+"""TimeAgent: the sandbox refuses what it must, never hangs; code and tool-calling modes reach
+100% through `chronoeval serve` with a scripted model speaking the protocols, every turn stored."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from chronoeval import api
+from chronoeval.core.items import Message, TextPart
+from chronoeval.engine.request import Request
+from chronoeval.engine.store import RunStore
+from chronoeval.models.base import Backend, Response
+from chronoeval.models.registry import BackendOptions
+from chronoeval.suites.span.sandbox import run_code
+from chronoeval.suites.span.timeagent import CodeTimeAgent, call_tool
+
+SEED = 4242
+
+
+@pytest.mark.parametrize(
+    ("code", "error"),
+    [
+        ("import os\nos.system('echo hi')", "only calendar_api can be imported"),
+        ("import socket\nsocket.socket().connect(('127.0.0.1', 9))", "only calendar_api"),
+        ("().__class__.__base__.__subclasses__()", "names starting with '__'"),
+        ("getattr(1, '__class__')", "'__' attributes"),
+        ("open('/etc/hostname').read()", "name 'open' is not defined"),
+        ("x = ' ' * (2**31)", "MemoryError"),
+        ("print(search_calendar('hebrew', 'gregorian', date='5760-14-01'))", "has no month 14"),
+        ("print(search_calendar('gregorian', 'hebrew', date='2001-02-30'))", "not day 30"),
+        ("print(search_calendar('islamic', 'gregorian', date='1520-01-01'))", "outside"),
+        ("print(search_calendar('aztec', 'gregorian', date='1520-01-01'))", "unknown calendar"),
+        (
+            "print(search_calendar('hebrew', 'gregorian', festival='Diwali', year=5760))",
+            "unknown festival",
+        ),
+    ],
+)
+def test_sandbox_refuses(code: str, error: str) -> None:
+    result = run_code(code, cpu_s=2, wall_s=20)
+    assert not result.ok and error in (result.error or ""), result
+
+
+def test_sandbox_runs_calendar_code_and_stops_endless_loops() -> None:
+    ok = run_code("from calendar_api import *\nprint(add_days('gregorian', '2000-07-01', 3))")
+    assert ok.ok and ok.output == "2000-07-04\n"
+    assert ok.netns in (True, False)  # True where the kernel lets the child unshare its network
+    loop = run_code("while True:\n    pass", cpu_s=1, wall_s=30)
+    assert not loop.ok and ("signal" in (loop.error or "") or "timed out" in (loop.error or ""))
+
+
+def test_tool_calls_report_bad_input_as_failed_turns() -> None:
+    assert call_tool(
+        "search_calendar", '{"source": "gregorian", "target": "hebrew", "date": "2000-07-01"}'
+    ) == (
+        True,
+        "5760-03-28",
+    )
+    ok, text = call_tool(
+        "search_calendar", {"source": "hebrew", "target": "gregorian", "date": "5760-14-01"}
+    )
+    assert not ok and "no month 14" in text
+    assert call_tool("rm_rf", "{}")[0] is False
+    assert call_tool("add_days", "not json")[0] is False
+
+
+class _Scripted(Backend):
+    identity = "scripted"
+
+    def __init__(self, replies: list[str]) -> None:
+        self.replies = replies
+
+    async def generate(self, request: Request) -> Response:
+        return Response(text=self.replies.pop(0))
+
+
+def test_code_agent_records_a_failed_code_turn_and_goes_on() -> None:
+    agent = CodeTimeAgent(_Scripted(["```python\nimport os\n```", "Answer: 2000-07-01"]))
+    req = Request((Message("user", (TextPart("When?"),)),))
+    resp = asyncio.run(agent.generate(req))
+    assert resp.text == "Answer: 2000-07-01"
+    assert [t["role"] for t in resp.turns] == ["assistant", "code", "assistant"]
+    assert resp.turns[1]["ok"] is False and "calendar_api" in resp.turns[1]["error"]
+
+
+@pytest.mark.parametrize("mode", ["code", "tools"])
+def test_timeagent_through_serve(serve, tmp_path: Path, mode: str) -> None:
+    server = serve("--model", "span-speaker")
+    n = 10 if mode == "code" else 40
+    run_dir = tmp_path / mode
+    res = api.run(
+        ["span"],
+        f"timeagent:{mode}:openai:span-speaker/span",
+        n=n,
+        seed=SEED,
+        params={"eval_dates": "2015-07-01"},
+        run_dir=run_dir,
+        backend_options=BackendOptions(base_url=server.url),
+        concurrency=4,
+        progress=False,
+        plots=False,
+    )
+    t = res.results["tasks"]["span"]
+    assert t["counts"]["answered"] == n and t["metrics"]["overall"]["accuracy"]["value"] == 1.0
+    with RunStore.in_dir(run_dir) as store:
+        stored = list(store.all().values())
+    assert len(stored) == n
+    for s in stored:
+        roles = [turn["role"] for turn in s.turns or []]
+        assert roles[0] == "assistant" and roles[-1] == "assistant"
+        assert ("code" if mode == "code" else "tool") in roles
+        json.dumps(s.turns)
+
+
+def test_serve_passes_tool_bodies_only_to_backends_that_speak_them(serve) -> None:
+    import urllib.error
+    import urllib.request
+
+    server = serve("--model", "span-speaker", "--model", "reference")
+
+    def post(body: dict) -> tuple[int, dict]:
+        req = urllib.request.Request(
+            server.url + "/chat/completions",
+            data=json.dumps(body).encode(),
+            headers={"Content-Type": "application/json"},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=30) as resp:
+                return resp.status, json.loads(resp.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
+
+    q = "Today is July 1, 2000 in the Gregorian calendar. What is the date 3 days after today, in the Hebrew calendar?"
+    status, data = post(
+        {"model": "span-speaker/span", "messages": [{"role": "user", "content": q}], "tools": [{}]}
+    )
+    msg = data["choices"][0]["message"]
+    assert status == 200 and data["choices"][0]["finish_reason"] == "tool_calls"
+    assert msg["tool_calls"][0]["function"]["name"] == "search_calendar"
+    status, data = post(
+        {
+            "model": "span-speaker/span",
+            "messages": [{"role": "user", "content": "hi"}],
+            "tools": [{}],
+        }
+    )
+    assert status == 400 and "not a SPAN question" in data["error"]["message"]
+    tool_msg = [
+        {"role": "user", "content": q},
+        {"role": "tool", "tool_call_id": "x", "content": "1"},
+    ]
+    status, data = post({"model": "reference/span", "messages": tool_msg})
+    assert status == 400  # a backend without chat_completion gets the ordinary path, which refuses
