@@ -1,0 +1,139 @@
+"""MINED aggregation: configuration records regrouped per sample, as the released scorer does.
+
+Per-record scores (``score``): ``cem`` (released VQAEval CEM, 0/1), ``cem_squad`` (released
+fallback), ``f1`` (released SQuAD F1), ``empty`` (1 when the output is empty: the release leaves
+such a configuration out of the sample's mean), ``yes_no_leak`` (1 when the output contains both
+"yes" and "no").
+
+Aggregates (values are fractions; × 100 gives the paper's numbers):
+
+- ``overall``: the released file score — per sample, the mean over its non-empty configurations
+  (0 when all are empty, :func:`~chronoeval.suites.mined.scoring.item_score`), then the mean over
+  samples; with a bootstrap interval over samples.
+- ``by_type``: the same per knowledge type (the released per-type lines).
+- ``by_config``: per configuration (paper App. K), mean over that configuration's non-empty outputs.
+- ``agreement`` (our definition, docs/suites/mined.md): over samples whose four outputs are all
+  non-empty, the share whose four CEM verdicts agree; ``all4`` / ``any4``: the share correct in all
+  four / in at least one.
+- ``loi`` (time-agnostic only; paper Exp 3, Table 4): Latest / Outdated / Irrelevant shares.
+- ``yes_no_leak``: share of non-empty outputs that contain both "yes" and "no".
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from chronoeval.core.stats import mean_metric
+from chronoeval.core.task import SampleRecord
+from chronoeval.suites.mined.itembuild import CONFIG_NAMES
+from chronoeval.suites.mined.scoring import (
+    cem_vqa,
+    has_word,
+    is_empty,
+    item_score,
+    vqa_normalize,
+    yes_no_leak,
+)
+
+SCORE_KEYS = ("cem", "cem_squad", "f1")
+
+
+def record_scores(prediction: str | None, gold: str) -> dict[str, float | None]:
+    from chronoeval.suites.mined.scoring import cem_squad, f1
+
+    if is_empty(prediction):
+        return {"cem": 0.0, "cem_squad": 0.0, "f1": 0.0, "empty": 1.0, "yes_no_leak": 0.0}
+    assert prediction is not None
+    return {
+        "cem": cem_vqa(prediction, gold),
+        "cem_squad": cem_squad(prediction, gold),
+        "f1": f1(prediction, gold),
+        "empty": 0.0,
+        "yes_no_leak": float(yes_no_leak(prediction)),
+    }
+
+
+def by_sample(records: list[SampleRecord]) -> dict[str, list[SampleRecord]]:
+    groups: dict[str, list[SampleRecord]] = defaultdict(list)
+    for r in records:
+        groups[str(r.metadata.get("sample", r.item_id))].append(r)
+    return dict(groups)
+
+
+def sample_score(group: list[SampleRecord], key: str) -> float:
+    """Released item score in [0, 100] for one sample's configuration records."""
+    return item_score(
+        [None if r.scores.get("empty") else float(r.scores.get(key) or 0.0) for r in group]
+    )
+
+
+def _sample_metrics(groups: dict[str, list[SampleRecord]], seed: int) -> dict[str, Any]:
+    return {
+        key: mean_metric([sample_score(g, key) / 100.0 for g in groups.values()], seed=seed)
+        for key in SCORE_KEYS
+    }
+
+
+def loi_label(outputs: list[str], gold: str, names: list[str]) -> str:
+    """Paper Exp 3: Latest if any output contains the latest value (the gold), else Outdated if any
+    contains another value of the attribute list, else Irrelevant. "Contains" is CEM's test."""
+    if any(cem_vqa(o, gold) for o in outputs):
+        return "latest"
+    others = [vqa_normalize(n) for n in names if vqa_normalize(n) != vqa_normalize(gold)]
+    for o in outputs:
+        norm = vqa_normalize(o)
+        if any(n and has_word(norm, n) for n in others):
+            return "outdated"
+    return "irrelevant"
+
+
+def aggregate_mined(records: list[SampleRecord], *, seed: int = 0) -> dict[str, Any]:
+    groups = by_sample(records)
+    out: dict[str, Any] = {"overall": _sample_metrics(groups, seed)}
+    types: dict[str, dict[str, list[SampleRecord]]] = defaultdict(dict)
+    for key, g in groups.items():
+        types[str(g[0].metadata.get("type", "unknown"))][key] = g
+    out["by_type"] = {t: _sample_metrics(gs, seed) for t, gs in sorted(types.items())}
+    by_config = {}
+    for config in CONFIG_NAMES:
+        rs = [r for r in records if r.metadata.get("config") == config]
+        if not rs:
+            continue
+        answered = [r for r in rs if not r.scores.get("empty")]
+        entry = {
+            k: mean_metric([float(r.scores[k]) for r in answered], seed=seed) for k in SCORE_KEYS
+        }
+        entry["n_empty"] = len(rs) - len(answered)
+        by_config[config] = entry
+    out["by_config"] = by_config
+
+    full = [g for g in groups.values() if len(g) == 4 and not any(r.scores.get("empty") for r in g)]
+    verdicts = [[float(r.scores["cem"]) for r in g] for g in full]
+    out["agreement"] = {
+        "agree": mean_metric([float(len(set(v)) == 1) for v in verdicts], seed=seed),
+        "all4": mean_metric([float(all(v)) for v in verdicts], seed=seed),
+        "any4": mean_metric([float(any(v)) for v in verdicts], seed=seed),
+    }
+    answered = [r for r in records if not r.scores.get("empty")]
+    out["yes_no_leak"] = mean_metric([float(r.scores.get("yes_no_leak") or 0) for r in answered])
+    if any(r.metadata.get("subtask") == "time_agnostic" for r in records):
+        labels = []
+        for g in groups.values():
+            outs = [r.response or "" for r in g if not r.scores.get("empty")]
+            labels.append(loi_label(outs, str(g[0].target), list(g[0].metadata.get("names", []))))
+        out["loi"] = {
+            lab: mean_metric([float(x == lab) for x in labels], seed=seed)
+            for lab in ("latest", "outdated", "irrelevant")
+        }
+    out["counts"] = {
+        "samples": len(groups),
+        "configurations": len(records),
+        "empty": sum(1 for r in records if r.scores.get("empty")),
+        "samples_all_empty": sum(
+            1 for g in groups.values() if all(r.scores.get("empty") for r in g)
+        ),
+        "text_only": sum(1 for r in records if r.metadata.get("text_only")),
+        "name_card": sum(1 for r in records if r.metadata.get("image_kind") == "name_card"),
+    }
+    return out
