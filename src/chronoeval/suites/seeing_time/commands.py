@@ -1,0 +1,63 @@
+"""``chronoeval seeing_time ...``: the composite score over several tasks' runs, and the trivial
+baselines of a task's dataset."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+app = typer.Typer(help="Seeing Time: composite score, trivial baselines.", no_args_is_help=True)
+
+
+@app.command("composite")
+def composite_cmd(
+    runs: Annotated[list[Path], typer.Argument(help="run directories holding the five tasks")],
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
+) -> None:
+    """S = (S_A + S_S + S_N)/3 (paper Eq. 6–9), plus the CoT Δ reduction when both ran."""
+    from chronoeval.suites.seeing_time.composite import composite_from_metrics, task_metrics
+
+    out = composite_from_metrics(task_metrics(runs))
+    if as_json:
+        typer.echo(json.dumps(out, indent=2))
+        return
+    for k, val in out["inputs"].items():
+        typer.echo(f"{k:>6} = {val:.4f}")
+    for k in ("S_A", "S_S", "S_N", "S"):
+        typer.echo(f"{k:>6} = {100 * out[k]:.2f}")
+    if "cot_effect" in out:
+        o = out["cot_effect"]["overall"]
+        typer.echo(
+            f"CoT: Δ {o['delta_plain']:.4f} -> {o['delta_cot']:.4f} (change {o['change']:+.4f})"
+        )
+
+
+@app.command("baselines")
+def baselines_cmd(
+    task: Annotated[str, typer.Option(help="seeing_year or seeing_localization")],
+    data: Annotated[
+        Path | None, typer.Option(help="dataset dir, released files or manifest")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option(help="load/generation option key=value")
+    ] = None,
+) -> None:
+    """Trivial constant baselines (paper Sec. VII-A) from a dataset's gold answers."""
+    from chronoeval import api
+    from chronoeval.cli import _params
+    from chronoeval.core.registry import get_task
+    from chronoeval.suites.seeing_time.metrics import (
+        constant_label_baselines,
+        constant_year_baselines,
+    )
+
+    ds = api.prepare_dataset(get_task(task), data=data, params=_params(param))
+    golds = [it.target for it in ds.items]
+    if all(isinstance(g, int) for g in golds):
+        out = constant_year_baselines(golds)
+    else:
+        out = constant_label_baselines([str(g) for g in golds])
+    typer.echo(json.dumps({"n": len(golds), "baselines": out}, indent=2, ensure_ascii=False))

@@ -1,0 +1,150 @@
+"""Answer extraction for the Seeing Time tasks (small named steps over core.parsing segments)."""
+
+from __future__ import annotations
+
+import re
+
+from chronoeval.core.answers import NoAnswer
+from chronoeval.core.parsing import candidate_segments, extract_first, json_values, strip_markup
+
+_LETTER = re.compile(r"^\W*\(?([A-Z])\s*(?:[.):\]]|$)")
+
+
+def option_aliases(option: str) -> list[str]:
+    """Ways a model may name an option: the text, and for ``唐(Tang Dynasty)`` also 唐, Tang."""
+    out = [option]
+    m = re.match(r"^(.*?)\((.*?)\)$", option)
+    if m:
+        out += [m[1].strip(), m[2].strip(), m[2].replace("Dynasty", "").strip()]
+    return [a for a in dict.fromkeys(out) if a]
+
+
+def parse_choice(text: str, options: list[str]) -> int | NoAnswer:
+    """The chosen option's index: a leading letter (``B. 宋(...)``), else one named option.
+
+    A letter whose option text disagrees with a named option, or two different named options,
+    is ambiguous (NoAnswer). Source: ours; the released script compares the reply with the gold
+    letter/dynasty (prompts.json, artifacts_localization).
+    """
+    letters = [chr(ord("A") + i) for i in range(len(options))]
+
+    def named(seg: str) -> set[int]:
+        found = set()
+        for i, opt in enumerate(options):
+            for alias in option_aliases(opt):
+                pat = re.escape(alias)
+                if alias.isascii():
+                    pat = rf"\b{pat}\b"
+                if re.search(pat, seg, flags=re.IGNORECASE if alias.isascii() else 0):
+                    found.add(i)
+                    break
+        return found
+
+    def extract(seg: str) -> int | NoAnswer | None:
+        m = _LETTER.match(seg)
+        names = named(seg)
+        if m and m[1] in letters:
+            idx = letters.index(m[1])
+            if names and idx not in names:
+                return NoAnswer(f"letter {m[1]} disagrees with the option named")
+            return idx
+        if len(names) == 1:
+            return names.pop()
+        if len(names) > 1:
+            return NoAnswer("several options named")
+        return None
+
+    result = extract_first(candidate_segments(text), extract)
+    return NoAnswer("no option found") if result is None else result
+
+
+def parse_order(text: str, n: int) -> tuple[int, ...] | NoAnswer:
+    """A permutation of the ``n`` image indices, oldest first.
+
+    Read from the JSON ``ans`` value when there is one, else the whole text. 0-based
+    (``0..n-1``) and 1-based (``1..n``) permutations are both unambiguous and both accepted (the
+    release's prompt asks 0-based, its JSON example is 1-based); anything else is NoAnswer.
+    """
+    values = json_values(text, ("ans", "answer", "order"), include_other=False)
+    source = values[0] if values else strip_markup(text)
+    nums = [int(x) for x in re.findall(r"(?<![\d.])\d+(?![\d.])", source)]
+    if sorted(nums) == list(range(n)):
+        return tuple(nums)
+    if sorted(nums) == list(range(1, n + 1)):
+        return tuple(x - 1 for x in nums)
+    return NoAnswer(f"not a permutation of {n} indices: {nums[:8]}")
+
+
+_ANSWER_RE = re.compile(r'"answer"\s*:\s*"?(\d)')
+
+
+def parse_earlier(text: str) -> int | NoAnswer:
+    """1 or 2 from the shortcut reply: the JSON ``answer`` value (as the released parser), else
+    the regex ``"answer": "d"``, else a reply that is just the digit. An answer holding both 1 and 2
+    is ambiguous (the release took the first test, '1' in answer -> 1)."""
+    values = json_values(text, ("answer",), include_other=False)
+    if values:
+        v = values[0]
+        has1, has2 = "1" in v, "2" in v
+        if has1 and has2:
+            return NoAnswer("answer names both images")
+        if has1 or has2:
+            return 1 if has1 else 2
+        return NoAnswer(f"answer {v!r} is neither 1 nor 2")
+    m = _ANSWER_RE.search(text)
+    if m and m[1] in "12":
+        return int(m[1])
+    m = re.fullmatch(r"\W*(?:image\s*)?([12])\W*", strip_markup(text), flags=re.IGNORECASE)
+    if m:
+        return int(m[1])
+    return NoAnswer("no answer 1 or 2")
+
+
+def parse_year(text: str, lo: int, hi: int) -> int | NoAnswer:
+    """The released rule: the first 4-digit number in the reply that lies in ``[lo, hi]``.
+
+    Source: released news-year script (prompts.json ``news_year.scoring``). Ours reads "first
+    4-digit number within range" as the first one that is in range (docs: decision Y1).
+    """
+    for m in re.finditer(r"(?<!\d)\d{4}(?!\d)", text or ""):
+        y = int(m.group())
+        if lo <= y <= hi:
+            return y
+    return NoAnswer(f"no 4-digit year in [{lo}, {hi}]")
+
+
+def parse_confidence(text: str) -> int | None:
+    """The 0–100 confidence: JSON ``confidence``, else ``confidence: 85``; None when absent."""
+    values = json_values(text, ("confidence",), include_other=False)
+    raw = values[0] if values else None
+    if raw is None:
+        m = re.search(r"confidence\W{0,3}(\d{1,3})", text or "", flags=re.IGNORECASE)
+        raw = m[1] if m else None
+    try:
+        c = round(float(raw)) if raw is not None else None
+    except ValueError:
+        return None
+    return c if c is not None and 0 <= c <= 100 else None
+
+
+def parse_image_strict(text: str, n: int = 4) -> int | NoAnswer:
+    """Ours (headline): exactly one distinct image number 1..n in the answer segment.
+
+    ``"3"``, ``"Image 3"``, ``{"answer": 3}`` -> 3; ``"1 or 2"`` -> NoAnswer (ambiguous).
+    """
+
+    def extract(seg: str) -> int | NoAnswer | None:
+        found = {int(d) for d in re.findall(rf"(?<![\d.,])[1-{n}](?![\d.,])", seg)}
+        if len(found) == 1:
+            return found.pop()
+        if len(found) > 1:
+            return NoAnswer(f"several images named: {sorted(found)}")
+        return None
+
+    result = extract_first(candidate_segments(text), extract)
+    return NoAnswer("no image number") if result is None else result
+
+
+def released_substring_correct(text: str, correct: int) -> bool:
+    """The released News-Multimodal scorer: ``str(correct_answer) in reply`` (lenient)."""
+    return str(correct) in (text or "")
