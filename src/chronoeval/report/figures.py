@@ -81,3 +81,57 @@ def grouped_bars(
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def profile_chart(
+    rows: list[tuple[str, str, str, str, dict[str, Any]]],
+    path: Path,
+) -> Path:
+    """The cross-suite temporal profile: one group of bars per task, one bar per run, each the
+    task's headline metric (in %) with its 95% interval; a black tick marks the task's chance.
+
+    ``rows``: (suite, task, headline label, run label, {"value", "ci95", "chance"}); values must be
+    proportions in [0, 1] (the caller leaves other units out and says so).
+    """
+    tasks: list[tuple[str, str, str]] = []
+    runs: list[str] = []
+    for suite, task, label, run, _ in rows:
+        if (suite, task, label) not in tasks and all(t[1] != task for t in tasks):
+            tasks.append((suite, task, label))
+        if run not in runs:
+            runs.append(run)
+    tasks.sort(key=lambda t: (t[0], t[1]))
+    index = {t[1]: i for i, t in enumerate(tasks)}
+    width = 0.8 / max(1, len(runs))
+    fig, ax = plt.subplots(
+        figsize=(max(6.0, 1.0 + 1.2 * len(tasks) * max(1, len(runs)) ** 0.5), 4.2)
+    )
+    for k, run in enumerate(runs):
+        xs, vals, lo, hi = [], [], [], []
+        for _suite, task, _label, r, m in rows:
+            if r != run or m.get("value") is None:
+                continue
+            v = float(m["value"])
+            ci = m.get("ci95") or (v, v)
+            xs.append(index[task] + (k - (len(runs) - 1) / 2) * width)
+            vals.append(100 * v)
+            lo.append(100 * max(0.0, v - ci[0]))
+            hi.append(100 * max(0.0, ci[1] - v))
+        ax.bar(xs, vals, width, yerr=[lo, hi], capsize=3, label=run)
+    for i, (_suite, task, _label) in enumerate(tasks):
+        chance = next((m.get("chance") for _, t, _, _, m in rows if t == task), None)
+        if chance is not None:
+            ax.hlines(100 * chance, i - 0.45, i + 0.45, colors="black", linewidths=2)
+    ax.set_xticks(
+        np.arange(len(tasks)),
+        [f"{s}\n{t}\n({label})" for s, t, label in tasks],
+        fontsize=8,
+    )
+    ax.set_ylim(0, 105)
+    ax.set_ylabel("headline metric (%)")
+    ax.set_title("Temporal profile (headline metric, 95% CI; black: chance)", fontsize=10)
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.0, 1.0))
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path

@@ -5,7 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from chronoeval.core.registry import get_task
 
@@ -33,8 +35,8 @@ def summary_table(results_by_model: dict[str, dict[str, Any]]) -> Table:
             metrics = "\n".join(f"{label}: {value}" for label, value in rows) or "—"
             errors = counts["error"] + counts["missing"]
             table.add_row(
-                name,
-                model,
+                Text(name),
+                Text(model),  # literal: a model name may contain [markup] or :emoji: codes
                 str(counts["answered"]),
                 str(counts["no_answer"]),
                 f"[red]{errors}[/red]" if errors else "0",
@@ -51,6 +53,7 @@ def print_summary(
     for model, results in results_by_model.items():
         if not results.get("complete", True):
             console.print(
-                f"[yellow]{model}: incomplete — some items errored or were never asked; "
-                "re-run the same command to retry them.[/yellow]"
+                f"[yellow]{escape(model)}: incomplete — some items errored or were never asked; "
+                "re-run the same command to retry them.[/yellow]",
+                emoji=False,
             )

@@ -1,0 +1,1 @@
+"""Bridges to other tools' formats and runners: the DateTimeQA layout, an Inspect task."""
