@@ -32,6 +32,7 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord, Task
 from chronoeval.engine.request import GenerationConfig, Request
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
+from chronoeval.engine.shard import Shard, merge_runs
 from chronoeval.engine.store import RunStore, StoredResponse
 from chronoeval.models.registry import BackendOptions, make_backend
 
@@ -216,13 +217,19 @@ def run(
     retry: RetryPolicy | None = None,
     progress: bool = True,
     plots: bool = True,
+    shard: Shard | None = None,
 ) -> RunResult:
-    """Run one model on tasks (resuming whatever the run directory already holds), then score."""
+    """Run one model on tasks (resuming whatever the run directory already holds), then score.
+
+    With ``shard``, only that slice of each task's items, in ``<run_dir>/shard-i-of-n``.
+    """
     if data is not None and len(tasks) != 1:
         raise ChronoevalError("--data names one task's data: give exactly one --task with it")
     generation = generation or GenerationConfig()
     options = backend_options or BackendOptions()
     run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model)
+    if shard is not None:
+        run_dir = run_dir / shard.dirname
     run_dir.mkdir(parents=True, exist_ok=True)
     config: dict[str, Any] = {
         "chronoeval_version": __version__,
@@ -230,6 +237,8 @@ def run(
         "generation": generation.to_json(),
         "tasks": {},
     }
+    if shard is not None:
+        config["shard"] = shard.to_json()
     summaries: dict[str, RunSummary] = {}
     with RunStore.in_dir(run_dir) as store:
         for name in tasks:
@@ -248,7 +257,7 @@ def run(
             }
             _write_json(run_dir / "config.json", config)
             jobs = []
-            for item in ds.items:
+            for item in shard.select(ds.items) if shard else ds.items:
                 req = item_request(item, generation, ds.root)
                 jobs.append(Job(req.key(backend.identity), item.id, name, req))
             try:
@@ -267,6 +276,16 @@ def run(
                 asyncio.run(backend.aclose())
     results, records = score_records(run_dir, plots=plots)
     return RunResult(run_dir, model, results, summaries, records)
+
+
+def merge(
+    sources: list[Path], out: Path, *, allow_missing: bool = False, plots: bool = True
+) -> RunResult:
+    """Merge shard run directories into one run at ``out`` (refusing shards that disagree on
+    dataset hash or generation config), then score it like any run."""
+    merge_runs(sources, out, allow_missing=allow_missing)
+    results, records = score_records(out, plots=plots)
+    return RunResult(Path(out), results["model"], results, {}, records)
 
 
 def score(run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0) -> dict[str, Any]:
@@ -305,6 +324,8 @@ def score_records(
                 f"dataset {ds.root} changed since the run (content hash differs); re-run it"
             )
         items = ds.items[: tconf["n_items"]]
+        if config.get("shard"):
+            items = Shard.from_json(config["shard"]).select(items)
         records = [
             _record(
                 task,
@@ -395,3 +416,44 @@ def read_records(run_dir: Path) -> list[SampleRecord]:
             row = json.loads(line)
             out.append(SampleRecord(**row))
     return out
+
+
+# -- reports and exports -----------------------------------------------------------------------
+def report(
+    run_dirs: list[Path],
+    *,
+    out: Path | None = None,
+    markdown: Path | None = None,
+    csv: Path | None = None,
+    max_samples: int | None = None,
+) -> Any:
+    """One self-contained HTML report over scored runs (``out``), and Markdown / CSV tables;
+    paired tests between runs on the same items. Returns a :class:`chronoeval.report.build.Report`.
+    """
+    from chronoeval.report.build import write_report
+
+    return write_report(run_dirs, out=out, markdown=markdown, csv=csv, max_samples=max_samples)
+
+
+def export(
+    out: Path,
+    *,
+    layout: str = "hf",
+    task: str | None = None,
+    data: Path | None = None,
+    n: int | None = None,
+    seed: int | None = None,
+    params: dict[str, Any] | None = None,
+) -> list[Path]:
+    """Write a dataset in another layout (``hf``: a Hugging Face ``datasets`` Parquet dataset with
+    the images embedded; or a published layout such as ``datetimeqa``). The dataset is a dataset
+    directory (``data``), or the task's items as ``run`` would prepare them."""
+    from chronoeval.report.export import export_dataset
+
+    if task is None:
+        if data is None:
+            raise ChronoevalError("name a --task to generate, or a dataset directory with --data")
+        ds = load_dataset(Path(data))
+    else:
+        ds = prepare_dataset(get_task(task), data=data, n=n, seed=seed, params=params)
+    return export_dataset(ds, Path(out), layout=layout)

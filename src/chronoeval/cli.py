@@ -88,7 +88,10 @@ def run(
     seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
     param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
     out: Annotated[Path | None, typer.Option(help="run directory (one model) or root")] = None,
-    base_url: Annotated[str | None, typer.Option(help="OpenAI-compatible base URL")] = None,
+    base_url: Annotated[
+        list[str] | None,
+        typer.Option(help="OpenAI-compatible base URL; repeat or comma-separate for replicas"),
+    ] = None,
     api_key_env: Annotated[
         str, typer.Option(help="env var holding the API key")
     ] = "OPENAI_API_KEY",
@@ -100,6 +103,14 @@ def run(
     gen_seed: Annotated[int | None, typer.Option(help="sampling seed sent to the model")] = 0,
     stop: Annotated[list[str] | None, typer.Option(help="stop sequence (repeatable)")] = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    model_opt: Annotated[
+        list[str] | None,
+        typer.Option(help="backend option key=value, e.g. dtype=bfloat16 (repeatable)"),
+    ] = None,
+    shard: Annotated[
+        str | None,
+        typer.Option(help="run only shard INDEX/COUNT (0-based) in <run dir>/shard-i-of-n"),
+    ] = None,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
 
@@ -110,6 +121,7 @@ def run(
     from chronoeval.core.registry import DEFAULT_JOB, suite_tasks
     from chronoeval.engine.request import GenerationConfig
     from chronoeval.engine.runner import RetryPolicy
+    from chronoeval.engine.shard import Shard
     from chronoeval.models.registry import BackendOptions
     from chronoeval.report.figures import write_run_figures
     from chronoeval.report.summary import print_summary
@@ -120,6 +132,7 @@ def run(
     root = out or Path("runs") / "+".join(tasks)
     results: dict[str, dict[str, Any]] = {}
     records_by_model: dict[str, Any] = {}
+    run_dirs: list[Path] = []
     for m in models:
         run_dir = out if (out and len(models) == 1) else root / api.slug(m)
         res = api.run(
@@ -137,14 +150,19 @@ def run(
                 stop=tuple(stop or ()),
             ),
             backend_options=BackendOptions(
-                base_url=base_url, api_key_env=api_key_env, timeout_s=timeout
+                base_url=",".join(base_url) if base_url else None,
+                api_key_env=api_key_env,
+                timeout_s=timeout,
+                extra=_params(model_opt),
             ),
             concurrency=concurrency,
             retry=RetryPolicy(max_retries=max_retries),
             progress=progress and sys.stderr.isatty(),
+            shard=Shard.parse(shard) if shard else None,
         )
         results[m] = res.results
         records_by_model[m] = res.records
+        run_dirs.append(res.run_dir)
         for name, s in res.summaries.items():
             console.print(
                 f"[bold]{name}[/bold] · {m}: {s.total} items, {s.cached} already stored, "
@@ -154,11 +172,31 @@ def run(
             for msg in s.error_messages:
                 console.print(f"  [red]error[/red] {msg}")
     print_summary(results, console)
+    reports = [api.report([d], out=d / "report.html").html for d in run_dirs]
     if len(models) > 1:
         figs = write_run_figures(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
         )
         console.print(f"comparison figures: {', '.join(str(f) for f in figs)}")
+        reports.append(api.report(run_dirs, out=root / "report.html").html)
+    console.print(f"HTML reports: {', '.join(str(p) for p in reports)}")
+
+
+@app.command()
+def merge(
+    runs: Annotated[list[Path], typer.Argument(help="shard run directories")],
+    out: Annotated[Path, typer.Option(help="the merged run directory")],
+    allow_missing: Annotated[
+        bool, typer.Option(help="merge even if some shards are absent (their items: missing)")
+    ] = False,
+) -> None:
+    """Merge shard runs (`run --shard i/n`) into one run, then score it."""
+    from chronoeval import api
+    from chronoeval.report.summary import print_summary
+
+    res = api.merge(runs, out, allow_missing=allow_missing)
+    console.print(f"merged {len(runs)} run(s) into {res.run_dir}")
+    print_summary({res.model: res.results}, console)
 
 
 @app.command()
@@ -211,18 +249,60 @@ def verify(
 
 
 @app.command()
-def report(runs: Annotated[list[Path], typer.Argument(help="run directories")]) -> None:
-    """Print the summary table of one or more scored runs."""
+def report(
+    runs: Annotated[list[Path], typer.Argument(help="scored run directories")],
+    out: Annotated[
+        Path | None,
+        typer.Option(help="HTML file (default: RUN/report.html for one run, ./report.html)"),
+    ] = None,
+    markdown: Annotated[Path | None, typer.Option(help="also write Markdown tables")] = None,
+    csv: Annotated[Path | None, typer.Option(help="also write every metric as CSV")] = None,
+    max_samples: Annotated[
+        int | None,
+        typer.Option(
+            help="sample browser: at most this many samples per run and task "
+            "(default: 200, fewer when the report has more than 20 run-task pairs)"
+        ),
+    ] = None,
+) -> None:
+    """Write one self-contained HTML report of scored runs (metrics with 95% intervals, figures,
+    temporal profile, paired tests, sample browser); print the summary and paired tests."""
+    from chronoeval import api
+    from chronoeval.report.build import print_comparison
     from chronoeval.report.summary import print_summary
 
-    table: dict[str, dict[str, Any]] = {}
-    for rd in runs:
-        path = rd / "results.json"
-        if not path.is_file():
-            raise ChronoevalError(f"{rd}: no results.json (run `chronoeval score {rd}` first)")
-        res = json.loads(path.read_text())
-        table[f"{res['model']} ({rd})"] = res
-    print_summary(table, console)
+    out = out or (runs[0] / "report.html" if len(runs) == 1 else Path("report.html"))
+    rep = api.report(runs, out=out, markdown=markdown, csv=csv, max_samples=max_samples)
+    print_summary({r.label: r.results for r in rep.runs}, console)
+    print_comparison(rep.comparison, console)
+    for path in (rep.html, rep.markdown, rep.csv):
+        if path is not None:
+            console.print(f"wrote {path}")
+
+
+@app.command()
+def export(
+    out: Annotated[Path, typer.Option(help="output directory (new or empty)")],
+    task: Annotated[str | None, typer.Option(help="task whose items to export")] = None,
+    data: Annotated[
+        Path | None, typer.Option(help="a dataset dir (or published-layout data with --task)")
+    ] = None,
+    layout: Annotated[
+        str, typer.Option(help="hf (Hugging Face Parquet, images embedded) or datetimeqa")
+    ] = "hf",
+    n: Annotated[int | None, typer.Option(help="number of items")] = None,
+    seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
+    param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+) -> None:
+    """Export a generated (or loaded) dataset as a Hugging Face Parquet dataset or a published
+    layout, images embedded."""
+    from chronoeval import api
+
+    files = api.export(
+        out, layout=layout, task=task, data=data, n=n, seed=seed, params=_params(param)
+    )
+    for path in files:
+        console.print(f"wrote {path}")
 
 
 @app.command()

@@ -1,12 +1,22 @@
 """Backend for any OpenAI-compatible chat-completions endpoint (vLLM, SGLang, Ollama, llama.cpp
 server, LM Studio, hosted APIs, ``chronoeval serve``).
 
+Several base URLs (replicas of one model: vLLM or SGLang servers) share the load: each request
+goes to the healthy replica with the fewest requests outstanding (ties: the one used longest ago),
+never above ``max_per_endpoint`` in flight on one replica. A replica that fails (connection error,
+timeout, 5xx, 429, unreadable body) is dropped for a cooldown (1 s, doubling to 30 s while it keeps
+failing) and the request is tried at once on another replica; after the cooldown one real request
+probes it, and it is re-admitted when that succeeds. Only when every replica failed for a request
+does ``generate`` raise, and the runner's retries (with backoff) take over. All replicas share one
+request key (the identity names the model, not where it is served).
+
 Images travel as base64 data URLs. The API key is read from an environment variable at call time
 and is never stored: not in the run config, not in the request key, not in any record.
 """
 
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import json
 import os
@@ -37,34 +47,168 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
+def split_base_urls(base_url: str | list[str] | tuple[str, ...]) -> list[str]:
+    """Base URLs from a comma-separated string or a list (entries may themselves hold commas)."""
+    raw = [base_url] if isinstance(base_url, str) else list(base_url)
+    urls = [u.strip().rstrip("/") for entry in raw for u in entry.split(",") if u.strip()]
+    if not urls:
+        raise ValueError("no base URL given")
+    if len(set(urls)) != len(urls):
+        raise ValueError(f"a base URL is listed twice: {', '.join(urls)}")
+    return urls
+
+
+class Replica:
+    """One endpoint's load and health, as this client sees them."""
+
+    def __init__(self, url: str, order: int) -> None:
+        self.url = url
+        self.outstanding = 0
+        self.failures = 0  # consecutive
+        self.down_until = 0.0  # monotonic time; 0 = admitted
+        self.last_used = order - 1e12  # ties: the replica used longest ago (at first: listed first)
+        self.sent = 0
+        self.errors = 0
+        self.peak = 0  # most requests in flight at once
+
+    def admitted(self, now: float) -> bool:
+        """Healthy, or past its cooldown with no request in flight (one probe at a time)."""
+        return self.failures == 0 or (now >= self.down_until and self.outstanding == 0)
+
+    def failed(self, now: float, cooldown_s: float, max_cooldown_s: float) -> None:
+        self.errors += 1
+        if self.failures and now < self.down_until:
+            return  # another request of the same outage: it is down already
+        self.failures += 1
+        self.down_until = now + min(max_cooldown_s, cooldown_s * 2 ** (self.failures - 1))
+
+    def succeeded(self) -> None:
+        self.failures = 0
+        self.down_until = 0.0
+
+
+class ReplicaPool:
+    """Least-outstanding-requests choice among admitted replicas, with a per-replica cap."""
+
+    def __init__(
+        self,
+        urls: list[str],
+        *,
+        max_per_endpoint: int | None = None,
+        cooldown_s: float = 1.0,
+        max_cooldown_s: float = 30.0,
+    ) -> None:
+        self.replicas = [Replica(u, i) for i, u in enumerate(urls)]
+        self.max_per_endpoint = max_per_endpoint
+        self.cooldown_s = cooldown_s
+        self.max_cooldown_s = max_cooldown_s
+        self._freed: asyncio.Condition | None = None
+
+    def _condition(self) -> asyncio.Condition:
+        if self._freed is None:
+            self._freed = asyncio.Condition()
+        return self._freed
+
+    def _pick(self, exclude: set[str]) -> Replica | None | bool:
+        """A replica to use now; None when all are excluded; False when all are at their cap."""
+        now = time.monotonic()
+        candidates = [r for r in self.replicas if r.url not in exclude]
+        if not candidates:
+            return None
+        admitted = [r for r in candidates if r.admitted(now)]
+        if not admitted:
+            # every remaining replica is cooling down: ask the one that comes back first rather
+            # than fail without trying (with one replica this is plain retry behaviour)
+            admitted = [min(candidates, key=lambda r: r.down_until)]
+        cap = self.max_per_endpoint
+        free = [r for r in admitted if cap is None or r.outstanding < cap]
+        if not free:
+            return False
+        return min(free, key=lambda r: (r.outstanding, r.last_used))
+
+    async def acquire(self, exclude: set[str]) -> Replica | None:
+        cond = self._condition()
+        async with cond:
+            while True:
+                r = self._pick(exclude)
+                if r is None:
+                    return None
+                if r is not False:
+                    assert isinstance(r, Replica)
+                    r.outstanding += 1
+                    r.peak = max(r.peak, r.outstanding)
+                    r.sent += 1
+                    r.last_used = time.monotonic()
+                    return r
+                await cond.wait()
+
+    async def release(self, r: Replica, *, ok: bool) -> None:
+        cond = self._condition()
+        async with cond:
+            r.outstanding -= 1
+            if ok:
+                r.succeeded()
+            else:
+                r.failed(time.monotonic(), self.cooldown_s, self.max_cooldown_s)
+            cond.notify_all()
+
+    def stats(self) -> list[dict[str, Any]]:
+        return [
+            {
+                "url": r.url,
+                "sent": r.sent,
+                "errors": r.errors,
+                "peak": r.peak,
+                "down": r.failures > 0,
+            }
+            for r in self.replicas
+        ]
+
+
 class OpenAIBackend(Backend):
     def __init__(
         self,
-        base_url: str,
+        base_url: str | list[str],
         model: str,
         *,
         api_key_env: str = "OPENAI_API_KEY",
         timeout_s: float = 120.0,
         max_connections: int = 256,
         extra_body: dict[str, Any] | None = None,
+        max_per_endpoint: int | None = None,
+        cooldown_s: float = 1.0,
+        max_cooldown_s: float = 30.0,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        self.base_urls = split_base_urls(base_url)
+        self.base_url = self.base_urls[0]
         self.model = model
         self.api_key_env = api_key_env
         self.timeout_s = timeout_s
         self.max_connections = max_connections
         self.extra_body = extra_body or {}
         self.identity = f"openai/{model}"
+        self.max_per_endpoint = max_per_endpoint
+        self.pool = ReplicaPool(
+            self.base_urls,
+            max_per_endpoint=max_per_endpoint,
+            cooldown_s=cooldown_s,
+            max_cooldown_s=max_cooldown_s,
+        )
         self._session: aiohttp.ClientSession | None = None
 
     def describe(self) -> dict[str, Any]:
-        return {
+        out: dict[str, Any] = {
             "identity": self.identity,
             "base_url": self.base_url,
             "model": self.model,
             "api_key_env": self.api_key_env,
             "timeout_s": self.timeout_s,
         }
+        if len(self.base_urls) > 1:
+            out["base_urls"] = self.base_urls
+        if self.max_per_endpoint is not None:
+            out["max_per_endpoint"] = self.max_per_endpoint
+        return out
 
     def _headers(self) -> dict[str, str]:
         headers = {"Content-Type": "application/json"}
@@ -99,11 +243,47 @@ class OpenAIBackend(Backend):
         return body
 
     async def generate(self, request: Request) -> Response:
-        session = await self._get_session()
-        url = f"{self.base_url}/chat/completions"
+        return await self.send(json.dumps(self.body(request)), request.key(self.identity))
+
+    async def send(self, payload: str, request_key: str | None = None) -> Response:
+        """POST a chat-completions body (JSON text) to replicas in least-outstanding order until
+        one answers; raise the last failure. Used as is by the Ray Data workers."""
         headers = self._headers()
-        headers["X-Chronoeval-Request-Key"] = request.key(self.identity)
-        payload = json.dumps(self.body(request))
+        if request_key:
+            headers["X-Chronoeval-Request-Key"] = request_key
+        tried: set[str] = set()
+        last: BackendError | None = None
+        while True:
+            replica = await self.pool.acquire(tried)
+            if replica is None:
+                assert last is not None
+                if len(tried) > 1:
+                    last = BackendError(
+                        f"all {len(tried)} replicas failed; last: {last}",
+                        retryable=last.retryable,
+                        retry_after=last.retry_after,
+                    )
+                raise last
+            tried.add(replica.url)
+            try:
+                resp = await self._post(replica.url, payload, headers)
+            except BackendError as exc:
+                # a non-retryable error (4xx) is about the request, not the replica: same answer
+                # everywhere, so stop here and keep the replica admitted
+                await self.pool.release(replica, ok=not exc.retryable)
+                if not exc.retryable:
+                    raise
+                last = exc
+                continue
+            except BaseException:
+                await self.pool.release(replica, ok=True)
+                raise
+            await self.pool.release(replica, ok=True)
+            return resp
+
+    async def _post(self, base_url: str, payload: str, headers: dict[str, str]) -> Response:
+        session = await self._get_session()
+        url = f"{base_url}/chat/completions"
         start = time.perf_counter()
         try:
             async with session.post(url, data=payload, headers=headers) as resp:
@@ -146,6 +326,7 @@ class OpenAIBackend(Backend):
         )
 
     async def aclose(self) -> None:
+        self.pool._freed = None  # bound to this event loop; a later loop makes its own
         if self._session is not None:
             await self._session.close()
             self._session = None

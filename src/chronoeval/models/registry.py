@@ -1,6 +1,7 @@
 """Backend specs -> backends. A spec is ``name`` or ``name:argument``:
 
-``openai:<model>`` (with ``base_url``), ``reference``, ``random``, ``majority``,
+``openai:<model>`` (with ``base_url``: one URL or several, comma separated), ``hf:<model>``,
+``ray:<model>``, ``ray-vllm:<model>``, ``reference``, ``random``, ``majority``,
 ``constant:<answer>``. New backends register a factory with :func:`register_backend`.
 """
 
@@ -67,7 +68,65 @@ def _openai(arg: str | None, task: Task, items: list[Item], opts: BackendOptions
         raise ChronoevalError("the openai backend needs --base-url (e.g. http://127.0.0.1:8000/v1)")
     if not arg:
         raise ChronoevalError("name the served model: --model openai:<model-name>")
-    return OpenAIBackend(opts.base_url, arg, api_key_env=opts.api_key_env, timeout_s=opts.timeout_s)
+    known = {"max_per_endpoint", "cooldown_s", "max_cooldown_s"}
+    unknown = set(opts.extra) - known
+    if unknown:
+        raise ChronoevalError(
+            f"openai backend: unknown option(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(known))}"
+        )
+    try:
+        return OpenAIBackend(
+            opts.base_url,
+            arg,
+            api_key_env=opts.api_key_env,
+            timeout_s=opts.timeout_s,
+            max_per_endpoint=(
+                int(opts.extra["max_per_endpoint"]) if "max_per_endpoint" in opts.extra else None
+            ),
+            cooldown_s=float(opts.extra.get("cooldown_s", 1.0)),
+            max_cooldown_s=float(opts.extra.get("max_cooldown_s", 30.0)),
+        )
+    except ValueError as exc:
+        raise ChronoevalError(f"openai backend: {exc}") from None
+
+
+@register_backend("hf")
+def _hf(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.hf import HFBackend, HFOptions
+
+    if not arg:
+        raise ChronoevalError("name the model: --model hf:<model dir or hub id>")
+    return HFBackend(HFOptions.from_extra(arg, opts.extra))
+
+
+@register_backend("ray")
+def _ray(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.ray_data import RayOptions, http_backend
+
+    if not opts.base_url or not arg:
+        raise ChronoevalError("the ray backend needs --model ray:<model-name> and --base-url")
+    return http_backend(
+        arg,
+        opts.base_url,
+        api_key_env=opts.api_key_env,
+        timeout_s=opts.timeout_s,
+        opts=RayOptions.from_extra(opts.extra),
+    )
+
+
+@register_backend("ray-vllm")
+def _ray_vllm(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.ray_data import RayOptions, vllm_backend
+
+    if not arg:
+        raise ChronoevalError("name the model: --model ray-vllm:<model dir or hub id>")
+    extra = dict(opts.extra)
+    engine = extra.pop("engine_kwargs", None) or {}
+    if not isinstance(engine, dict):
+        raise ChronoevalError("ray-vllm: engine_kwargs must be a JSON object")
+    known = ("batch_size", "num_workers", "address", "num_cpus")
+    return vllm_backend(arg, RayOptions.from_extra(extra, known), engine)
 
 
 @register_backend("reference")
