@@ -32,6 +32,8 @@ def test_default_job_runs_offline_and_writes_everything(tmp_path: Path) -> None:
         for name in ("clockqa_by_style.png", "clockqa_error_hist.png", "calendarqa_by_qtype.png"):
             assert (root / model / "plots" / name).stat().st_size > 1000
         assert (root / model / "samples.parquet").is_file()
+        assert "<html" in (root / model / "report.html").read_text()[:500].lower()
+    assert (root / "report.html").is_file()  # the two models compared in one report
     ref = json.loads((root / "reference" / "results.json").read_text())["tasks"]
     rnd = json.loads((root / "random" / "results.json").read_text())["tasks"]
     assert ref["clockqa"]["metrics"]["overall"]["em"]["value"] >= 0.99

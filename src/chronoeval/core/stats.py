@@ -34,11 +34,18 @@ def bootstrap_ci(
     if n < 2:
         return None
     rng = np.random.default_rng(seed)
-    idx = rng.integers(0, n, size=(n_boot, n))
-    if statistic is None:
-        stats = arr.astype(float)[idx].mean(axis=1)
-    else:
-        stats = np.array([statistic(row) for row in idx], dtype=float)
+    # Resamples are drawn in chunks of rows: the same numbers as one (n_boot, n) draw from this
+    # seed, without holding an n_boot x n index matrix (2 GB at 100k items).
+    chunk = max(1, min(n_boot, 5_000_000 // n))
+    values_f = arr.astype(float) if statistic is None else arr
+    parts = []
+    for start in range(0, n_boot, chunk):
+        idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
+        if statistic is None:
+            parts.append(values_f[idx].mean(axis=1))
+        else:
+            parts.append(np.array([statistic(row) for row in idx], dtype=float))
+    stats = np.concatenate(parts)
     alpha = (1 - level) / 2
     lo, hi = np.quantile(stats, [alpha, 1 - alpha])
     return float(lo), float(hi)

@@ -106,7 +106,7 @@ def to_chat(request: Request) -> tuple[list[dict[str, Any]], list[Any]]:
     return messages, images
 
 
-class _Loaded:
+class LoadedModel:
     """A loaded processor + model (kept across tasks of one run: loading is the slow part)."""
 
     def __init__(self, opts: HFOptions) -> None:
@@ -232,17 +232,16 @@ def _cut_at_stop(text: str, stops: tuple[str, ...]) -> str:
     return text[: min(idx)] if idx else text
 
 
-LoadedModel = _Loaded
 """Public name for a loaded processor + model (other modules, e.g. train/editing, build on it)."""
 
-_CACHE: dict[HFOptions, _Loaded] = {}
+_CACHE: dict[HFOptions, LoadedModel] = {}
 
 
-def load(opts: HFOptions) -> _Loaded:
+def load(opts: HFOptions) -> LoadedModel:
     """The loaded model for ``opts`` (one kept in memory: a suite's tasks share it)."""
     if opts not in _CACHE:
         _CACHE.clear()
-        _CACHE[opts] = _Loaded(opts)
+        _CACHE[opts] = LoadedModel(opts)
     return _CACHE[opts]
 
 

@@ -112,10 +112,10 @@ class Editor:
     """Edits a model loaded by the ``hf`` backend (:mod:`chronoeval.models.hf`) in place."""
 
     def __init__(self, model_dir: str | Path, config: EditConfig, *, device: str = "cpu") -> None:
-        from chronoeval.models.hf import HFOptions, _Loaded
+        from chronoeval.models.hf import HFOptions, LoadedModel
 
         self.config = config
-        self.loaded = _Loaded(HFOptions(model=str(model_dir), dtype="float32", device=device))
+        self.loaded = LoadedModel(HFOptions(model=str(model_dir), dtype="float32", device=device))
         self.torch = self.loaded.torch
         self._encoder: Any = None
         self.memory: list[tuple[str, str]] = []
