@@ -223,8 +223,11 @@ def run(
 
     With ``shard``, only that slice of each task's items, in ``<run_dir>/shard-i-of-n``.
     """
-    if data is not None and len(tasks) != 1:
-        raise ChronoevalError("--data names one task's data: give exactly one --task with it")
+    if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
+        raise ChronoevalError(
+            f"{data} is one task's chronoeval dataset: give exactly one --task with it "
+            "(external data in a published layout may serve several tasks, e.g. --suite mined)"
+        )
     generation = generation or GenerationConfig()
     options = backend_options or BackendOptions()
     run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model)
