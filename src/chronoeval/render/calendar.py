@@ -24,9 +24,10 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from chronoeval.core.names import MONTH_NAMES
 from chronoeval.render.fonts import FONT_DIR, truetype
 from chronoeval.render.png import clear_cache as clear_png_cache
-from chronoeval.suites.lost_in_time.calendar_questions import MONTH_NAMES, check_year
+from chronoeval.suites.lost_in_time.calendar_questions import check_year
 
 _DAY_ABBR_SUNDAY_FIRST: tuple[str, ...] = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
 

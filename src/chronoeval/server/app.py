@@ -98,6 +98,22 @@ class ModelRouter:
         return backend
 
 
+def _completion(
+    model_id: str, message: dict[str, Any], finish_reason: str, usage: dict[str, int] | None
+) -> web.Response:
+    """One chat.completion body around an assistant message (text or tool calls)."""
+    return web.json_response(
+        {
+            "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
+            "object": "chat.completion",
+            "created": int(time.time()),
+            "model": model_id,
+            "choices": [{"index": 0, "message": message, "finish_reason": finish_reason}],
+            "usage": usage or {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
+        }
+    )
+
+
 def _error(status: int, message: str, kind: str = "invalid_request_error") -> web.Response:
     return web.json_response({"error": {"message": message, "type": kind}}, status=status)
 
@@ -181,21 +197,8 @@ def create_app(
                 return _error(400, f"{type(exc).__name__}: {exc}")
             entry.update(model=model_id, status=200, tools=True)
             log(entry)
-            return web.json_response(
-                {
-                    "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
-                    "object": "chat.completion",
-                    "created": int(time.time()),
-                    "model": model_id,
-                    "choices": [
-                        {
-                            "index": 0,
-                            "message": message,
-                            "finish_reason": "tool_calls" if message.get("tool_calls") else "stop",
-                        }
-                    ],
-                    "usage": {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-                }
+            return _completion(
+                model_id, message, "tool_calls" if message.get("tool_calls") else "stop", None
             )
         stop = body.get("stop")
         try:
@@ -216,22 +219,11 @@ def create_app(
             return _error(502, str(exc), "upstream_error")
         entry.update(model=model_id, status=200)
         log(entry)
-        return web.json_response(
-            {
-                "id": f"chatcmpl-{uuid.uuid4().hex[:24]}",
-                "object": "chat.completion",
-                "created": int(time.time()),
-                "model": model_id,
-                "choices": [
-                    {
-                        "index": 0,
-                        "message": {"role": "assistant", "content": resp.text},
-                        "finish_reason": resp.finish_reason or "stop",
-                    }
-                ],
-                "usage": resp.usage
-                or {"prompt_tokens": 0, "completion_tokens": 0, "total_tokens": 0},
-            }
+        return _completion(
+            model_id,
+            {"role": "assistant", "content": resp.text},
+            resp.finish_reason or "stop",
+            resp.usage,
         )
 
     app = web.Application(client_max_size=64 * 1024**2)

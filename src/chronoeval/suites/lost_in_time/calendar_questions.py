@@ -13,6 +13,7 @@ import datetime as _dt
 import random
 from dataclasses import dataclass
 
+from chronoeval.core.names import MONTH_NAMES
 from chronoeval.suites.lost_in_time.answers import WEEKDAYS
 
 MIN_YEAR = 1
@@ -26,22 +27,6 @@ CALENDAR_QUESTION_TYPES: tuple[str, ...] = (
     "day_153",
     "random_nth_day",
 )
-
-MONTH_NAMES: tuple[str, ...] = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
-"""English month names, written out (``calendar.month_name`` follows the locale)."""
 
 ANSWER_INSTRUCTION = "Answer with the name of the weekday only."
 

@@ -5,22 +5,10 @@ from __future__ import annotations
 import calendar as _stdcal
 import datetime as dt
 
+from chronoeval.core.names import MONTH_NAMES
 from chronoeval.suites.span.calendars.base import CalDate, CalendarBackend
 
-MONTHS = (
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-)
+MONTHS = MONTH_NAMES
 
 
 TWELVE = [(m, False) for m in range(1, 13)]
