@@ -9,7 +9,10 @@ from typing import Annotated
 
 import typer
 
-app = typer.Typer(help="Seeing Time: composite score, trivial baselines.", no_args_is_help=True)
+app = typer.Typer(
+    help="Seeing Time: composite score, trivial baselines, retrieval baseline.",
+    no_args_is_help=True,
+)
 
 
 @app.command("composite")
@@ -61,3 +64,36 @@ def baselines_cmd(
     else:
         out = constant_label_baselines([str(g) for g in golds])
     typer.echo(json.dumps({"n": len(golds), "baselines": out}, indent=2, ensure_ascii=False))
+
+
+@app.command("rag-baseline")
+def rag_baseline_cmd(
+    corpus: Annotated[Path, typer.Option(help="events file, .txt/.md file or folder of them")],
+    task: Annotated[str, typer.Option(help="seeing_alignment or seeing_year")] = "seeing_alignment",
+    k: Annotated[int, typer.Option(help="passages retrieved per item")] = 3,
+    model: Annotated[
+        str | None, typer.Option(help="sentence-transformers model path (default: bundled MiniLM)")
+    ] = None,
+    data: Annotated[
+        Path | None, typer.Option(help="dataset dir, released files or manifest")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option(help="load/generation option key=value")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print JSON with every item")] = False,
+) -> None:
+    """Year estimation from retrieved passages alone (paper Sec. VII-D, Algorithm 2 lines 1–15):
+    the query is each item's question text with year/dynasty terms removed; the answer is the
+    similarity-weighted year vote of the top-k passages."""
+    from chronoeval import api
+    from chronoeval.cli import _params
+    from chronoeval.core.registry import get_task
+    from chronoeval.suites.seeing_time.rag import rag_year_baseline
+
+    ds = api.prepare_dataset(get_task(task), data=data, params=_params(param))
+    out = rag_year_baseline(ds.items, corpus, k=k, model=model)
+    if as_json:
+        typer.echo(json.dumps(out, indent=2, ensure_ascii=False))
+        return
+    s = out["summary"]
+    typer.echo(json.dumps({"n": out["n"], "k": k, "task": task, "summary": s}, indent=2))

@@ -44,6 +44,7 @@ from chronoeval.suites.seeing_time.parsing import (
     parse_year,
     released_substring_correct,
 )
+from chronoeval.suites.seeing_time.rag import RAG_PARAMS, RagVariant
 from chronoeval.suites.seeing_time.release import ImageFinder, load_news
 from chronoeval.suites.seeing_time.scenes import PHOTO
 
@@ -52,13 +53,13 @@ YEAR_RANGE = {"year_min": 1900, "year_max": 2025}
 
 
 @register_task
-class YearEstimation(SeeingTask):
+class YearEstimation(RagVariant, SeeingTask):
     name = "seeing_year"
     version = "1"
     description = "Seeing Time: the year an image was taken (released rules: accuracy over all, MAE over valid)"
     prompt: ClassVar[str] = prompts.YEAR
-    default_params: ClassVar[dict[str, Any]] = {"n": 60, **YEAR_RANGE}
-    load_params: ClassVar[dict[str, Any]] = load_params_for(dict(YEAR_RANGE))
+    default_params: ClassVar[dict[str, Any]] = {"n": 60, **YEAR_RANGE, **RAG_PARAMS}
+    load_params: ClassVar[dict[str, Any]] = load_params_for({**YEAR_RANGE, **RAG_PARAMS})
     group_by = ("category",)
     headline_score = "exact"
 
@@ -204,12 +205,14 @@ def alignment_item(
 
 
 @register_task
-class EventAlignment(SeeingTask):
+class EventAlignment(RagVariant, SeeingTask):
     name = "seeing_alignment"
     version = "1"
     description = "Seeing Time: which of 4 images is from the year of a described event (strict + released scorer)"
-    default_params: ClassVar[dict[str, Any]] = {"n": 40, "pool": 240}
-    load_params: ClassVar[dict[str, Any]] = load_params_for({"n": 1500, "events": None})
+    default_params: ClassVar[dict[str, Any]] = {"n": 40, "pool": 240, **RAG_PARAMS}
+    load_params: ClassVar[dict[str, Any]] = load_params_for(
+        {"n": 1500, "events": None, **RAG_PARAMS}
+    )
     group_by = ("domain",)
     headline_score = "correct"
 
