@@ -12,6 +12,7 @@ from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem
 from chronoeval.core.errors import DataError
 from chronoeval.core.items import Item, Message, TextPart
+from chronoeval.core.ranking import kendall_tau
 from chronoeval.core.registry import register_task
 from chronoeval.core.stats import mean_metric
 from chronoeval.core.task import Agent, RunsByModel, SampleRecord
@@ -32,7 +33,7 @@ from chronoeval.suites.seeing_time.eras import (
     dynasty_option,
     order_eras,
 )
-from chronoeval.suites.seeing_time.metrics import kendall_tau, score50
+from chronoeval.suites.seeing_time.metrics import score50
 from chronoeval.suites.seeing_time.parsing import parse_choice, parse_order
 from chronoeval.suites.seeing_time.release import ImageFinder, load_localization, load_sort
 from chronoeval.suites.seeing_time.scenes import ARTIFACT

@@ -11,29 +11,9 @@ from typing import Any
 
 import numpy as np
 
+# Paper Eq. 4: τ = 2(C − D) / (k(k − 1)) over the k items' pairs — Kendall's τ, from core.ranking.
+from chronoeval.core.ranking import kendall_tau as kendall_tau
 from chronoeval.core.stats import bootstrap_ci, mean_metric, metric
-
-
-def kendall_tau(predicted: Sequence[int], truth: Sequence[int]) -> float:
-    """Paper Eq. 4: τ = 2(C − D) / (k(k − 1)) over the k items' pairs.
-
-    ``predicted`` and ``truth`` list item indices oldest -> newest; a pair is concordant when both
-    put the two items in the same order.
-    """
-    k = len(truth)
-    if sorted(predicted) != sorted(truth) or k < 2:
-        raise ValueError("predicted must be a permutation of truth's items (k >= 2)")
-    rank_p = {item: i for i, item in enumerate(predicted)}
-    rank_t = {item: i for i, item in enumerate(truth)}
-    c = d = 0
-    items = list(truth)
-    for i in range(k):
-        for j in range(i + 1, k):
-            a, b = items[i], items[j]
-            s = (rank_p[a] - rank_p[b]) * (rank_t[a] - rank_t[b])
-            c += s > 0
-            d += s < 0
-    return 2 * (c - d) / (k * (k - 1))
 
 
 def score50(tau: float) -> float:

@@ -22,34 +22,12 @@ Decisions (the paper is silent; see docs/suites/timepercept.md):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import combinations
 from typing import Any
 
 import numpy as np
 
+from chronoeval.core.ranking import pair_counts
 from chronoeval.core.stats import N_BOOT, mean_metric, metric
-
-
-def pair_counts(pred_order: Sequence[Any], true_order: Sequence[Any]) -> tuple[int, int]:
-    """(positive, negative) pairs between two orderings of the same elements (earliest first).
-
-    Both are sequences of element labels; ranks are positions. Raises ValueError when the
-    predicted order is not a permutation of the true one.
-    """
-    if sorted(map(str, pred_order)) != sorted(map(str, true_order)) or len(set(pred_order)) != len(
-        pred_order
-    ):
-        raise ValueError(f"{list(pred_order)} is not a permutation of {list(true_order)}")
-    rp = {e: i for i, e in enumerate(pred_order)}
-    rt = {e: i for i, e in enumerate(true_order)}
-    pos = neg = 0
-    for a, b in combinations(list(true_order), 2):
-        prod = (rp[a] - rp[b]) * (rt[a] - rt[b])
-        if prod > 0:
-            pos += 1
-        elif prod < 0:
-            neg += 1
-    return pos, neg
 
 
 def order_scores(pred_order: Sequence[Any] | None, true_order: Sequence[Any]) -> dict[str, float]:
