@@ -28,6 +28,7 @@ from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError
 from chronoeval.core.items import Item
+from chronoeval.core.params import coerce_params
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord, Task
 from chronoeval.engine.request import GenerationConfig, Request
@@ -75,6 +76,7 @@ def generate(
             f"task {task.name!r} has no parameter(s) {', '.join(sorted(unknown))}; "
             f"known: {', '.join(sorted(task.default_params))}"
         )
+    merged = coerce_params(merged, task.default_params)
     seed = task.default_seed if seed is None else seed
     ident = {"params": merged, "seed": seed, "version": task.version}
     root = Path(out) if out else cache_dir() / "datasets" / f"{task.name}-{_digest(ident)}"
@@ -114,7 +116,7 @@ def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None
             f"task {task.name!r} has no load option(s) {', '.join(sorted(unknown))} for --data; "
             f"known: {', '.join(sorted(task.load_params)) or 'none'}"
         )
-    options = {**task.load_params, **(params or {})}
+    options = coerce_params({**task.load_params, **(params or {})}, task.load_params)
     files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
     stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
     root = cache_dir() / "datasets" / f"{task.name}-import-{_digest([stamp, options])}"

@@ -35,6 +35,7 @@ from typing import Any
 
 from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.items import ImagePart, TextPart
+from chronoeval.core.params import as_bool
 from chronoeval.engine.request import GenerationConfig, Request
 from chronoeval.models.base import Backend, BackendError, Response
 
@@ -66,7 +67,7 @@ class HFOptions:
             device=str(extra.get("device", "cpu")),
             batch_size=int(extra.get("batch_size", 8)),
             adapter=str(extra["adapter"]) if extra.get("adapter") else None,
-            local_files_only=_as_bool(extra.get("local_files_only", True)),
+            local_files_only=as_bool(extra.get("local_files_only", True), "local_files_only"),
             padding_side=str(extra.get("padding_side", "left")),
         )
         if opts.dtype not in DTYPES:
@@ -76,12 +77,6 @@ class HFOptions:
         if opts.padding_side not in ("left", "right"):
             raise ChronoevalError("hf backend: padding_side must be left or right")
         return opts
-
-
-def _as_bool(value: Any) -> bool:
-    if isinstance(value, bool):
-        return value
-    return str(value).strip().lower() in ("1", "true", "yes", "on")
 
 
 def to_chat(request: Request) -> tuple[list[dict[str, Any]], list[Any]]:

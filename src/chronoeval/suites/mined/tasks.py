@@ -12,6 +12,7 @@ from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem
 from chronoeval.core.errors import ChronoevalError, DataError
 from chronoeval.core.items import Item
+from chronoeval.core.params import as_bool
 from chronoeval.core.registry import register_task
 from chronoeval.core.task import RunsByModel, SampleRecord, Task
 from chronoeval.report.summary import fmt_metric
@@ -29,16 +30,6 @@ from chronoeval.suites.mined.metrics import aggregate_mined, record_scores
 from chronoeval.suites.mined.prompts import DEFAULT_CURRENT_DATE, INSERT_DATE
 
 IMAGE_SOURCES = ("files", "name_card")
-
-
-def _flag(value: Any, name: str) -> bool:
-    if isinstance(value, bool):
-        return value
-    if str(value).lower() in ("1", "true", "yes"):
-        return True
-    if str(value).lower() in ("0", "false", "no"):
-        return False
-    raise ChronoevalError(f"--param {name} must be true or false, got {value!r}")
 
 
 def image_entity(path: str) -> str:
@@ -80,7 +71,7 @@ class MinedTask(Task):
             raise ChronoevalError(f"image_source must be one of {', '.join(IMAGE_SOURCES)}")
         if opts["insert_date"] not in INSERT_DATE:
             raise ChronoevalError(f"insert_date must be one of {', '.join(INSERT_DATE)}")
-        allow_missing = _flag(opts["allow_missing_images"], "allow_missing_images")
+        allow_missing = as_bool(opts["allow_missing_images"], "allow_missing_images")
         samples = read_released(Path(path), self.subtask)
         base = Path(path) if Path(path).is_dir() else Path(path).parent
         root = Path(opts["images_root"]) if opts["images_root"] else base
