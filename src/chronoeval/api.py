@@ -30,6 +30,7 @@ from chronoeval.core.errors import ChronoevalError, DataError
 from chronoeval.core.items import Item
 from chronoeval.core.params import coerce_params
 from chronoeval.core.registry import get_task
+from chronoeval.core.stats import N_BOOT
 from chronoeval.core.task import SampleRecord, Task
 from chronoeval.engine.request import GenerationConfig, Request
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
@@ -316,7 +317,7 @@ def score_records(
         "model": config["model"],
         "backend": config.get("backend", {}),
         "generation": config["generation"],
-        "bootstrap": {"method": "percentile", "n_boot": 1000, "seed": bootstrap_seed},
+        "bootstrap": {"method": "percentile", "n_boot": N_BOOT, "seed": bootstrap_seed},
         "tasks": {},
     }
     all_records: list[SampleRecord] = []
@@ -414,13 +415,10 @@ def _write_json(path: Path, obj: Any) -> None:
 
 
 def read_records(run_dir: Path) -> list[SampleRecord]:
-    """The per-sample records of a scored run (from samples.jsonl)."""
-    out = []
-    with open(Path(run_dir) / "samples.jsonl", encoding="utf-8") as fh:
-        for line in fh:
-            row = json.loads(line)
-            out.append(SampleRecord(**row))
-    return out
+    """The per-sample records of a scored run (its samples.jsonl; a bad line names file and line)."""
+    from chronoeval.report.runs import read_samples
+
+    return read_samples(Path(run_dir) / "samples.jsonl")
 
 
 # -- reports and exports -----------------------------------------------------------------------

@@ -227,8 +227,6 @@ def _cut_at_stop(text: str, stops: tuple[str, ...]) -> str:
     return text[: min(idx)] if idx else text
 
 
-"""Public name for a loaded processor + model (other modules, e.g. train/editing, build on it)."""
-
 _CACHE: dict[HFOptions, LoadedModel] = {}
 
 

@@ -4,13 +4,12 @@ by ``metadata["sample"]`` (see :mod:`chronoeval.suites.mined.metrics`)."""
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from chronoeval.core.dataset import IMAGES, BuiltItem
-from chronoeval.core.items import ImagePart, Item, Part, TextPart, user_message
+from chronoeval.core.dataset import BuiltItem, image_part
+from chronoeval.core.items import Item, Part, TextPart, user_message
 from chronoeval.suites.mined.prompts import instruction_prompt
 
 SUITE = "mined"
@@ -125,9 +124,9 @@ def sample_items(
         parts: list[Part] = []
         stored: dict[str, bytes] = {}
         if img.data is not None:
-            rel = f"{IMAGES}/{spec.image_names[img_role]}"
-            parts.append(ImagePart(rel, hashlib.sha256(img.data).hexdigest(), img.mime))
-            stored[rel] = img.data
+            part, rel, data = image_part(spec.image_names[img_role], img.data, img.mime)
+            parts.append(part)
+            stored[rel] = data
         parts.append(TextPart(text))
         meta = {
             **spec.metadata,

@@ -22,7 +22,7 @@ from typing import Any
 from chronoeval.core.errors import ChronoevalError, DataError
 from chronoeval.core.registry import register_prediction_scorer
 from chronoeval.suites.mined.itembuild import CONFIG_NAMES
-from chronoeval.suites.mined.scoring import CEM_VARIANTS, f1, is_empty
+from chronoeval.suites.mined.scoring import CEM_VARIANTS, f1, is_empty, item_score
 
 PRED_FIELDS = tuple(f"{c}_prediction" for c in CONFIG_NAMES)
 
@@ -95,13 +95,11 @@ def score_file(path: Path, *, cem: str = "vqa") -> FileScore:
             else:
                 cem_list.append(compute_cem(pred, gold))
                 f1_list.append(f1(pred, gold))
-        c = [v for v in cem_list if v is not None]
-        f = [v for v in f1_list if v is not None]
         entry = {
             "id": row.get("id"),
             "line": row["__line"],
-            "cem": (sum(c) / len(c)) * 100.0 if c else 0.0,
-            "f1": (sum(f) / len(f)) * 100.0 if f else 0.0,
+            "cem": item_score(cem_list),
+            "f1": item_score(f1_list),
             "cem_list": cem_list,
             "f1_list": f1_list,
         }
