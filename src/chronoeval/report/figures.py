@@ -43,8 +43,12 @@ def grouped_bars(
     ylabel: str,
     path: Path,
     order: tuple[str, ...] | list[str] = (),
+    ylim: tuple[float, float] = (0, 105),
 ) -> Path:
-    """One group of bars per category, one bar per model, error bars from the 95% intervals."""
+    """One group of bars per category, one bar per model, error bars from the 95% intervals.
+
+    Values are fractions drawn as percent; ``ylim`` (in percent) must admit negative values for
+    signed metrics such as a difference of accuracies."""
     models = list(runs)
     cats: list[str] = []
     for res, _ in runs.values():
@@ -73,7 +77,9 @@ def grouped_bars(
             label=model,
         )
     ax.set_xticks(x, cats, rotation=20, ha="right")
-    ax.set_ylim(0, 105)
+    ax.set_ylim(*ylim)
+    if ylim[0] < 0:
+        ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.legend(fontsize=8)

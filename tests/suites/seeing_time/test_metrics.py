@@ -118,3 +118,36 @@ def test_parsers() -> None:
     assert parse_image_strict("Image 3") == 3
     assert not parse_image_strict("1 or 2")
     assert released_substring_correct("1 or 2", 2)  # the release's lenient check
+
+
+def test_delta_plot_draws_negative_bars(tmp_path) -> None:
+    """A negative Δ (the newer image grey helps) must be visible, not clipped at 0."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from chronoeval.report import figures
+
+    drawn = {}
+    real_close = plt.close
+
+    def keep_limits(fig=None):
+        if "ylim" not in drawn and fig is not None and getattr(fig, "axes", None):
+            drawn["ylim"] = fig.axes[0].get_ylim()
+            drawn["heights"] = [p.get_height() for p in fig.axes[0].patches]
+        real_close(fig)
+
+    delta = {"value": -0.4, "ci95": [-0.6, -0.2], "n": 10}
+    acc = {"value": 0.5, "ci95": [0.4, 0.6], "n": 10}
+    dom = {"delta": delta, "acc_b": acc, "acc_1": acc, "acc_2": acc}
+    runs = {"m": ({"metrics": {"by_domain": {"art": dom}}}, [])}
+    orig = figures.plt.close
+    figures.plt.close = keep_limits
+    try:
+        from chronoeval.suites.seeing_time.plots import shortcut_plots
+
+        shortcut_plots(runs, tmp_path, "seeing_shortcut")
+    finally:
+        figures.plt.close = orig
+    assert drawn["ylim"][0] < -40 and min(drawn["heights"]) == pytest.approx(-40)

@@ -61,6 +61,7 @@ def shortcut_plots(runs: RunsByModel, out_dir: Path, name: str) -> list[Path]:
             f"{name}: Δ = ACC_1 − ACC_2 per domain",
             "Δ (points)",
             out_dir / f"{name}_delta_by_domain.png",
+            ylim=(-105, 105),
         )
     ]
     model, (res, _records) = next(iter(runs.items()))
