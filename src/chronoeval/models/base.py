@@ -6,6 +6,7 @@ the runner retries, and records the final error, which is retried again on resum
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,3 +56,52 @@ class Backend:
 
     def describe(self) -> dict[str, Any]:
         return {"identity": self.identity}
+
+
+Pending = list[tuple[Request, "asyncio.Future[Response]"]]
+
+
+class BatchingBackend(Backend):
+    """A backend that answers requests in batches (a model in process, a Ray Dataset window).
+
+    The runner's workers call :meth:`generate` one request at a time; each call parks a future in
+    a queue, and one drainer task takes batches off it (:meth:`_take`), skips requests whose caller
+    has gone, and hands the rest to :meth:`_run_batch`, which must settle every future it gets.
+    """
+
+    gather_delay_s: float = 0.0
+    """How long the drainer yields before taking a batch, so other workers can enqueue theirs."""
+
+    def __init__(self) -> None:
+        self._pending: Pending = []
+        self._drainer: asyncio.Task[None] | None = None
+
+    async def generate(self, request: Request) -> Response:
+        fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
+        self._pending.append((request, fut))
+        if self._drainer is None or self._drainer.done():
+            self._drainer = asyncio.create_task(self._drain())
+        return await fut
+
+    def _take(self, pending: Pending) -> tuple[Pending, Pending]:
+        """(the next batch, what stays queued); default: everything queued."""
+        return pending, []
+
+    async def _run_batch(self, batch: Pending) -> None:
+        raise NotImplementedError
+
+    async def _drain(self) -> None:
+        while self._pending:
+            await asyncio.sleep(self.gather_delay_s)
+            batch, self._pending = self._take(self._pending)
+            live = [(r, f) for r, f in batch if not f.done()]
+            if live:
+                await self._run_batch(live)
+
+    async def aclose(self) -> None:
+        if self._drainer is not None and not self._drainer.done():
+            self._drainer.cancel()
+        for _, fut in self._pending:
+            if not fut.done():
+                fut.cancel()
+        self._pending = []

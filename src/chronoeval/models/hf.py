@@ -37,7 +37,7 @@ from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.items import ImagePart, TextPart
 from chronoeval.core.params import as_bool
 from chronoeval.engine.request import GenerationConfig, Request
-from chronoeval.models.base import Backend, BackendError, Response
+from chronoeval.models.base import BackendError, BatchingBackend, Pending, Response
 
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
@@ -238,8 +238,9 @@ def load(opts: HFOptions) -> LoadedModel:
     return _CACHE[opts]
 
 
-class HFBackend(Backend):
+class HFBackend(BatchingBackend):
     def __init__(self, opts: HFOptions) -> None:
+        super().__init__()
         self.opts = opts
         self.loaded = load(opts)
         ident = f"hf/{opts.model}"
@@ -250,8 +251,6 @@ class HFBackend(Backend):
         self.identity = ident
         # enough requests in flight to fill a batch while the previous one computes
         self.max_concurrency = 2 * opts.batch_size
-        self._pending: list[tuple[Request, asyncio.Future[Response]]] = []
-        self._drainer: asyncio.Task[None] | None = None
 
     def describe(self) -> dict[str, Any]:
         return {
@@ -266,41 +265,26 @@ class HFBackend(Backend):
             "processor_class": type(self.loaded.processor).__name__,
         }
 
-    async def generate(self, request: Request) -> Response:
-        fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
-        self._pending.append((request, fut))
-        if self._drainer is None or self._drainer.done():
-            self._drainer = asyncio.create_task(self._drain())
-        return await fut
-
-    def _take_batch(self) -> list[tuple[Request, asyncio.Future[Response]]]:
-        config = self._pending[0][0].config
-        batch, rest = [], []
-        for entry in self._pending:
+    def _take(self, pending: Pending) -> tuple[Pending, Pending]:
+        """Up to ``batch_size`` requests sharing the first one's generation config."""
+        config = pending[0][0].config
+        batch: Pending = []
+        rest: Pending = []
+        for entry in pending:
             if entry[0].config == config and len(batch) < self.opts.batch_size:
                 batch.append(entry)
             else:
                 rest.append(entry)
-        self._pending = rest
-        return batch
+        return batch, rest
 
-    async def _drain(self) -> None:
-        while self._pending:
-            await asyncio.sleep(0)  # let the runner's other workers enqueue theirs
-            batch = self._take_batch()
-            live = [(r, f) for r, f in batch if not f.done()]
-            if not live:
-                continue
-            await self._run(live)
-
-    async def _run(self, batch: list[tuple[Request, asyncio.Future[Response]]]) -> None:
+    async def _run_batch(self, batch: Pending) -> None:
         requests = [r for r, _ in batch]
         try:
             responses = await asyncio.to_thread(self.loaded.generate, requests, requests[0].config)
         except Exception as exc:  # noqa: BLE001 - reported per request below
             if len(batch) > 1:  # find the request that fails; the others still get answers
                 for entry in batch:
-                    await self._run([entry])
+                    await self._run_batch([entry])
                 return
             _, fut = batch[0]
             if not fut.done():
@@ -309,14 +293,6 @@ class HFBackend(Backend):
         for (_, fut), resp in zip(batch, responses, strict=True):
             if not fut.done():
                 fut.set_result(resp)
-
-    async def aclose(self) -> None:
-        if self._drainer is not None and not self._drainer.done():
-            self._drainer.cancel()
-        for _, fut in self._pending:
-            if not fut.done():
-                fut.cancel()
-        self._pending = []
 
 
 def _backend_error(exc: Exception) -> BackendError:

@@ -37,7 +37,7 @@ from typing import Any
 
 from chronoeval.core.errors import ChronoevalError
 from chronoeval.engine.request import Request
-from chronoeval.models.base import Backend, BackendError, Response
+from chronoeval.models.base import BackendError, BatchingBackend, Pending, Response
 from chronoeval.models.openai import OpenAIBackend
 
 RESULT_COLUMNS = ("idx", "text", "error", "retryable", "latency_s", "usage", "finish_reason")
@@ -244,7 +244,9 @@ class RayOptions:
         )
 
 
-class RayDataBackend(Backend):
+class RayDataBackend(BatchingBackend):
+    gather_delay_s = 0.01  # let every runner worker hand in its request before a window starts
+
     """Windows of requests run as Ray Datasets through ``process`` (Dataset -> Dataset)."""
 
     def __init__(
@@ -255,33 +257,19 @@ class RayDataBackend(Backend):
         opts: RayOptions,
         describe: dict[str, Any],
     ) -> None:
+        super().__init__()
         self.identity = identity
         self._body = body
         self._process = process
         self.opts = opts
         self._describe = describe
-        self._pending: list[tuple[Request, asyncio.Future[Response]]] = []
-        self._drainer: asyncio.Task[None] | None = None
         self.windows = 0
         self.dataset_failures: list[str] = []
 
     def describe(self) -> dict[str, Any]:
         return self._describe
 
-    async def generate(self, request: Request) -> Response:
-        fut: asyncio.Future[Response] = asyncio.get_running_loop().create_future()
-        self._pending.append((request, fut))
-        if self._drainer is None or self._drainer.done():
-            self._drainer = asyncio.create_task(self._drain())
-        return await fut
-
-    async def _drain(self) -> None:
-        while self._pending:
-            await asyncio.sleep(0.01)  # let every runner worker hand in its request
-            window, self._pending = self._pending, []
-            await self._run_window(window)
-
-    async def _run_window(self, window: list[tuple[Request, asyncio.Future[Response]]]) -> None:
+    async def _run_batch(self, window: Pending) -> None:
         loop = asyncio.get_running_loop()
         rows = [
             {
@@ -336,14 +324,6 @@ class RayDataBackend(Backend):
             rows, override_num_blocks=max(1, -(-len(rows) // self.opts.batch_size))
         )
         yield from self._process(ds).iter_rows()
-
-    async def aclose(self) -> None:
-        if self._drainer is not None and not self._drainer.done():
-            self._drainer.cancel()
-        for _, fut in self._pending:
-            if not fut.done():
-                fut.cancel()
-        self._pending = []
 
 
 _INIT_LOCK = threading.Lock()
