@@ -60,3 +60,19 @@ def test_store_written_before_turns_existed_gains_the_column(tmp_path: Path) -> 
             turns=[{"role": "tool", "content": "1"}],
         )
         assert store.all()["k2"].turns == [{"role": "tool", "content": "1"}]
+
+
+def test_read_only_store_reads_an_old_store_without_changing_it(tmp_path: Path) -> None:
+    path = tmp_path / "old.sqlite"
+    conn = sqlite3.connect(path)
+    conn.executescript(SCHEMA.replace(",\n    turns TEXT", ""))
+    conn.execute("INSERT INTO responses VALUES ('k','a','t','b','yes',NULL,0.1,'{}',NULL,1,0)")
+    conn.commit()
+    conn.close()
+    with RunStore.read_only(path) as store:
+        row = store.all()["k"]
+    assert row.text == "yes" and row.turns is None
+    conn = sqlite3.connect(path)
+    cols = {r[1] for r in conn.execute("PRAGMA table_info(responses)")}
+    conn.close()
+    assert "turns" not in cols  # nothing was written to the shard's store

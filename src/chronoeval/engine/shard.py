@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 import re
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -149,25 +148,21 @@ def merge_stores(sources: Sequence[Path], out_dir: Path) -> int:
             if not path.is_file():
                 raise ChronoevalError(f"{src}: no run store ({RunStore.FILENAME})")
             # read-only: a shard that is still running is never written to
-            conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-            rows = conn.execute(
-                "SELECT key, item_id, task, backend, text, error, latency_s, usage,"
-                " finish_reason, attempts, turns FROM responses"
-            ).fetchall()
-            conn.close()
+            with RunStore.read_only(path) as source:
+                rows = list(source.all().values())
             for row in rows:
                 dest.put(
-                    row[0],
-                    item_id=row[1],
-                    task=row[2],
-                    backend=row[3],
-                    text=row[4],
-                    error=row[5],
-                    latency_s=row[6],
-                    usage=json.loads(row[7] or "{}"),
-                    finish_reason=row[8],
-                    attempts=row[9],
-                    turns=json.loads(row[10]) if row[10] else None,
+                    row.key,
+                    item_id=row.item_id,
+                    task=row.task,
+                    backend=row.backend,
+                    text=row.text,
+                    error=row.error,
+                    latency_s=row.latency_s,
+                    usage=row.usage,
+                    finish_reason=row.finish_reason,
+                    attempts=row.attempts,
+                    turns=row.turns,
                 )
                 n += 1
     return n

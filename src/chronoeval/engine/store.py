@@ -72,6 +72,15 @@ class RunStore:
     def in_dir(cls, run_dir: Path) -> RunStore:
         return cls(Path(run_dir) / cls.FILENAME)
 
+    @classmethod
+    def read_only(cls, path: Path) -> RunStore:
+        """Open an existing store for reading only (e.g. a shard that may still be running):
+        no schema change, no write; :meth:`all` reads stores of any version."""
+        store = cls.__new__(cls)
+        store.path = Path(path)
+        store.conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, check_same_thread=False)
+        return store
+
     def close(self) -> None:
         self.conn.close()
 
@@ -143,9 +152,11 @@ class RunStore:
 
     def all(self) -> dict[str, StoredResponse]:
         out = {}
+        cols = {r[1] for r in self.conn.execute("PRAGMA table_info(responses)")}
+        turns = "turns" if "turns" in cols else "NULL"  # a read-only store from before turns
         for row in self.conn.execute(
             "SELECT key, item_id, task, backend, text, error, latency_s, usage, finish_reason,"
-            " attempts, turns FROM responses"
+            f" attempts, {turns} FROM responses"
         ):
             out[row[0]] = StoredResponse(
                 row[0],
