@@ -44,8 +44,10 @@ __all__ = [
     "extract_first",
     "final_answer_segment",
     "in_brackets",
+    "is_approximate",
     "is_negated",
     "is_refusal",
+    "marker_segment",
     "json_objects",
     "json_values",
     "normalize_unicode",
@@ -556,6 +558,42 @@ def is_negated(text: str, start: int) -> bool:
     return _NEGATION_RE.search(text[max(0, start - 40) : start]) is not None
 
 
+_APPROXIMATE_RE = re.compile(
+    r"\b(?:almost|nearly|approaching|close\s+to|about\s+to\s+(?:be|strike|reach)"
+    r"|(?:slightly|just|a\s+(?:little|bit)|shortly)\s+(?:before|after|past|under|over)"
+    r"|not\s+quite|roughly|around|about|approximately|approx\.?|circa|~)\s*(?:at\s+|the\s+)?$",
+    re.IGNORECASE,
+)
+
+
+def is_approximate(text: str, start: int) -> bool:
+    """True when the words just before ``start`` mark the mention as an approximation ("almost 3
+    o'clock", "slightly before 12", "around 1950"): a stated reading beats such a remark."""
+    return _APPROXIMATE_RE.search(text[max(0, start - 40) : start]) is not None
+
+
+def marker_segment(
+    text: str, marker: re.Pattern[str], correction: re.Pattern[str] | None = None
+) -> str | None:
+    """The first sentence after the LAST match of ``marker`` in the markup-stripped ``text``.
+
+    A suite's own answer statement ("The time shown on the clock is 2:59:14."): its sentence is
+    the answer even if later reasoning mentions other values. When ``correction`` matches anywhere
+    after that sentence (the model corrected itself: "Wait, actually ..."), returns None so that
+    the last mention of the whole text decides. None when there is no marker or nothing after it.
+    """
+    stripped = strip_markup(text)
+    matches = list(marker.finditer(stripped))
+    if not matches:
+        return None
+    rest = stripped[matches[-1].end() :].lstrip(" \t\n:=-,")
+    line = rest.split("\n", 1)[0]
+    sentence = _SENTENCE_END_RE.split(line, maxsplit=1)[0].strip()
+    if correction is not None and correction.search(rest[len(sentence) :]):
+        return None
+    return sentence or None
+
+
 def in_brackets(text: str, start: int) -> bool:
     """True when ``start`` lies inside an unclosed ``(`` or ``[`` on the same text."""
     depth = 0
@@ -618,7 +656,9 @@ def pick_last_mention(text: str, mentions: Iterable[Mention[T]]) -> T | NoAnswer
     """Choose the answer among the mentions of one segment; None when there are none.
 
     Steps: drop overlaps; drop negated mentions (:func:`is_negated`); prefer mentions outside
-    brackets (``Wednesday (Jan 1 is a Monday)``) when there are any; take the last one. If the
+    brackets (``Wednesday (Jan 1 is a Monday)``) when there are any, then mentions that are not
+    approximations (:func:`is_approximate`: "it reads 2:59:14, almost 3 o'clock" -> 2:59:14);
+    take the last one. If the
     mention just before it offers an alternative with a different value ("10:10 or 2:50",
     "Monday/Tuesday", "between 10:10 and 10:15") the model hedged: ``NoAnswer("ambiguous: ...")``.
     """
@@ -628,6 +668,7 @@ def pick_last_mention(text: str, mentions: Iterable[Mention[T]]) -> T | NoAnswer
     bracketed = _bracketed_starts(text, [m.start for m in kept])
     outside = [m for m in kept if m.start not in bracketed]
     pool = outside or kept
+    pool = [m for m in pool if not is_approximate(text, m.start)] or pool
     last = pool[-1]
     if len(pool) >= 2:
         previous = pool[-2]

@@ -18,6 +18,7 @@ from chronoeval.suites.seeing_time.metrics import (
 from chronoeval.suites.seeing_time.parsing import (
     parse_choice,
     parse_earlier,
+    parse_earlier_lenient,
     parse_image_strict,
     parse_order,
     parse_year,
@@ -112,7 +113,8 @@ def test_parsers() -> None:
     assert parse_order("2, 3, 1, 4", 4) == (1, 2, 0, 3)  # 1-based read as such
     assert not parse_order("0, 1, 1, 2", 4)
     assert parse_earlier('{"thinking": "...", "answer": "2"}') == 2
-    assert not parse_earlier('{"answer": "1 or 2"}')
+    assert parse_earlier('{"answer": "1 or 2"}') == 1  # the released rule: '1' in answer
+    assert not parse_earlier_lenient('{"answer": "1 or 2"}')
     assert parse_year("Around 1850, more likely 1987.", 1900, 2025) == 1987
     assert not parse_year("the 1880s", 1900, 2025)
     assert parse_image_strict("Image 3") == 3

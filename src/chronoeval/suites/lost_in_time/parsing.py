@@ -23,6 +23,7 @@ from chronoeval.core.parsing import (
     extract_first,
     is_refusal,
     json_objects,
+    marker_segment,
     pick_last_mention,
 )
 from chronoeval.suites.lost_in_time.answers import WEEKDAYS, ClockTime
@@ -103,7 +104,8 @@ _NUM_OR_WORD_HOUR = rf"(?:\d{{1,2}}|{_WORD_HOUR})"
 _NUM_OR_WORD_MIN = rf"(?:\d{{1,2}}|{_WORD_0_59})"
 
 _NUMERIC_RE = re.compile(
-    r"(?<![\d$\u20ac\u00a3.:])(?P<h>\d{1,2})(?P<sep>[:.])(?P<m>\d{2})"
+    r"(?<![\d$\u20ac\u00a3])(?<!\d[.:])(?P<h>\d{1,2})(?P<sep>[:.])"
+    r"(?P<m>\d{2}|\d(?=(?P=sep)\d{2}))"
     r"(?:(?P=sep)(?P<s>\d{2}))?(?!\d|[:.]\d|\s*%)"
     rf"(?:\s*{_MERIDIEM})?{_SECONDS_SUFFIX}?",
     re.IGNORECASE,
@@ -278,6 +280,26 @@ def _relative_value(segment: str, match: re.Match[str]) -> ClockTime | NoAnswer 
     return ClockTime(previous_hour, 60 - minute, seconds or 0)
 
 
+_TIME_STATEMENT_RE = re.compile(
+    r"\b(?:the\s+)?(?:current\s+|exact\s+|approximate\s+)?time\s+"
+    r"(?:(?:shown|displayed|indicated|depicted|it\s+shows|on\s+(?:the|this)\s+(?:analog\s+)?"
+    r"(?:clock|watch|dial)(?:\s+face)?|in\s+the\s+image)\s+)*(?:is|reads|=)\s*:?"
+    r"|\b(?:the\s+)?(?:clock|watch)\s+(?:shows|reads|displays|indicates)\b(?:\s+the\s+time)?\s*:?",
+    re.IGNORECASE,
+)
+_CORRECTION_RE = re.compile(
+    r"\b(?:wait|actually|correction|on\s+second\s+thought|I\s+misread|let\s+me\s+re-?"
+    r"(?:check|examine|read|look|consider)|re-?examin\w*|upon\s+closer)\b",
+    re.IGNORECASE,
+)
+
+
+def time_statement_segment(text: str) -> str | None:
+    """The sentence after the last "the time (shown on the clock) is" / "the clock reads", unless
+    the model corrects itself after it (see :func:`chronoeval.core.parsing.marker_segment`)."""
+    return marker_segment(text, _TIME_STATEMENT_RE, _CORRECTION_RE)
+
+
 def extract_clock_time(segment: str) -> ClockTime | NoAnswer | None:
     """The clock reading a segment settles on (last mention), a NoAnswer, or None if none."""
     return pick_last_mention(segment, clock_mentions(segment))
@@ -338,7 +360,8 @@ def parse_clock_answer(text: str) -> ClockTime | NoAnswer:
     """Read a model's free-text clock answer as a :class:`ClockTime` or a :class:`NoAnswer`.
 
     Pipeline: JSON answer values, then JSON ``{"hour", "minute", "second"}`` components, then
-    boxed, final-answer line, other JSON strings, whole text; within a segment the last clock
+    boxed, final-answer line, the model's time statement (:func:`time_statement_segment`), other
+    JSON strings, whole text; within a segment the last clock
     mention wins (see :func:`clock_mentions` and :func:`chronoeval.core.parsing.pick_last_mention`).
     Missing seconds read as 0. Reasons: ``empty response``, ``refusal``, ``no clock time found``,
     ``out of range: ...``, ``ambiguous: ...``.
@@ -349,6 +372,10 @@ def parse_clock_answer(text: str) -> ClockTime | NoAnswer:
     components = [Segment(r, "json", True) for r in json_clock_components(text)]
     n_json = sum(1 for s in segments if s.source == "json")
     segments = segments[:n_json] + components + segments[n_json:]
+    statement = time_statement_segment(text)
+    if statement is not None:  # after the explicit segments, before other JSON strings/full text
+        n_explicit = sum(1 for s in segments if s.explicit)
+        segments.insert(n_explicit, Segment(statement, "time_statement", False))
     result = extract_first(segments, extract_clock_time)
     if result is None:
         return NoAnswer("refusal" if is_refusal(text) else "no clock time found")

@@ -22,6 +22,7 @@ from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem
 from chronoeval.core.errors import DataError
 from chronoeval.core.items import Item, Message, TextPart
+from chronoeval.core.parsing import boxed_contents, normalize_unicode, strip_markup
 from chronoeval.core.registry import register_task
 from chronoeval.core.stats import mean_metric
 from chronoeval.core.task import SampleRecord, Task
@@ -50,7 +51,11 @@ JUDGE_USER = (
 )
 """Paper App. J, verbatim (also ``judge_prompt`` in the released prompts.json)."""
 
-_NUMBER = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?|\.\d+)(?![\d.])")
+_NUMBER = re.compile(r"(?<!\d)(?<!\d\.)(\d+(?:\.\d+)?|\.\d+)(?!\d|\.\d)")
+"""A number, not a piece of a longer one; a period or comma after it ends a sentence ("0.85.")."""
+_SCORE_MARKER = re.compile(
+    r"\b(?:final\s+)?(?:score|rating|answer)\b\s*(?:is|of|would\s+be|:|=)?\s*:?\s*", re.I
+)
 
 
 def judge_messages(standard_answer: str, prediction: str) -> tuple[Message, ...]:
@@ -64,8 +69,18 @@ def judge_messages(standard_answer: str, prediction: str) -> tuple[Message, ...]
 
 
 def parse_judge(text: str) -> float | NoAnswer:
-    """The first number in the reply, which must lie in [0, 1]; else NoAnswer."""
-    m = _NUMBER.search(text or "")
+    """The judge's score, which must lie in [0, 1]; else NoAnswer.
+
+    The number in ``\boxed{}`` if any, else the first number after the last "score/rating/answer"
+    marker ("Score: 0.8", "The score is 0.9."), else the first number in the (markup-stripped,
+    NFKC-normalised) reply. Source: ours (the paper's judge prompt asks for only a number; the
+    release has no judge parser).
+    """
+    boxed = boxed_contents(normalize_unicode(text or ""))
+    plain = strip_markup(boxed[-1] if boxed else (text or ""))
+    markers = list(_SCORE_MARKER.finditer(plain)) if not boxed else []
+    m = _NUMBER.search(plain, markers[-1].end()) if markers else None
+    m = m or _NUMBER.search(plain)
     if not m:
         return NoAnswer("no number")
     value = float(m.group(1))

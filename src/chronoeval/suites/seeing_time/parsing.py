@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 
 from chronoeval.core.answers import NoAnswer
@@ -67,7 +68,7 @@ def parse_order(text: str, n: int) -> tuple[int, ...] | NoAnswer:
     """
     values = json_values(text, ("ans", "answer", "order"), include_other=False)
     source = values[0] if values else strip_markup(text)
-    nums = [int(x) for x in re.findall(r"(?<![\d.])\d+(?![\d.])", source)]
+    nums = [int(x) for x in _INTEGER.findall(strip_markup(source))]
     if sorted(nums) == list(range(n)):
         return tuple(nums)
     if sorted(nums) == list(range(1, n + 1)):
@@ -75,13 +76,53 @@ def parse_order(text: str, n: int) -> tuple[int, ...] | NoAnswer:
     return NoAnswer(f"not a permutation of {n} indices: {nums[:8]}")
 
 
+_INTEGER = re.compile(r"(?<!\d)(?<!\d\.)\d+(?!\d|\.\d)")
+"""A whole number, not part of a decimal ("2." ending a sentence is the number 2; "0.5" is not)."""
+
 _ANSWER_RE = re.compile(r'"answer"\s*:\s*"?(\d)')
+_RELEASED_ANSWER_RE = re.compile(r'"answer":\s*"(\d)"')
+
+
+def released_shortcut_prediction(text: str) -> str:
+    r"""The prediction string of the released ``shortcut_test.py`` (``query_vllm``), step for step.
+
+    ``json.loads`` of the stripped reply; if that succeeds, ``str(parsed.get("answer", ""))``
+    stripped, then ``"1"`` if it contains 1, elif ``"2"`` if it contains 2, else the answer string
+    itself. A reply that parses to a non-object (a bare ``1``, a list) raises inside the release's
+    ``try`` and becomes ``"Exception: ..."``. On a JSON error: the regex ``"answer":\s*"(\d)"``,
+    else the raw reply. The release scores ``prediction == str(gold)``.
+    """
+    raw = (text or "").strip()
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError:
+        match = _RELEASED_ANSWER_RE.search(raw)
+        return match.group(1) if match else raw
+    except Exception as exc:  # the release's outer ``except Exception``
+        return f"Exception: {exc}"
+    if not isinstance(parsed, dict):
+        return f"Exception: {type(parsed).__name__!r} object has no attribute 'get'"
+    final = str(parsed.get("answer", "")).strip()
+    if "1" in final:
+        return "1"
+    if "2" in final:
+        return "2"
+    return final
 
 
 def parse_earlier(text: str) -> int | NoAnswer:
-    """1 or 2 from the shortcut reply: the JSON ``answer`` value (as the released parser), else
-    the regex ``"answer": "d"``, else a reply that is just the digit. An answer holding both 1 and 2
-    is ambiguous (the release took the first test, '1' in answer -> 1)."""
+    """Headline: the released rule exactly (:func:`released_shortcut_prediction`); 1 or 2 when
+    the release's prediction is ``"1"``/``"2"``, else NoAnswer with the release's prediction."""
+    prediction = released_shortcut_prediction(text)
+    if prediction in ("1", "2"):
+        return int(prediction)
+    return NoAnswer(f"released rule: prediction {prediction[:40]!r} is not 1 or 2")
+
+
+def parse_earlier_lenient(text: str) -> int | NoAnswer:
+    """Ours, lenient (never the headline): 1 or 2 from the JSON ``answer`` value (any key case,
+    fenced or Python-style JSON, integer values), else the regex ``"answer": "d"``, else a reply
+    that is just the digit or "Image N". An answer holding both 1 and 2 is ambiguous."""
     values = json_values(text, ("answer",), include_other=False)
     if values:
         v = values[0]
@@ -101,30 +142,49 @@ def parse_earlier(text: str) -> int | NoAnswer:
 
 
 def parse_year(text: str, lo: int, hi: int) -> int | NoAnswer:
-    """The released rule: the first 4-digit number in the reply that lies in ``[lo, hi]``.
+    r"""The released rule: the first 4-digit number in the reply that lies in ``[lo, hi]``.
 
-    Source: released news-year script (prompts.json ``news_year.scoring``). Ours reads "first
-    4-digit number within range" as the first one that is in range (docs: decision Y1).
+    Source: released ``get_acc_news.py`` ``extract_year_from_model_answer``: ``re.findall(r'(\d{4})')``
+    over the raw reply (non-overlapping 4-digit chunks, no word boundaries, so "19521953" gives
+    1952 and "12345" gives 1234), the first chunk in range wins (docs: decision Y1). Python's
+    ``\d`` also matches full-width digits, as in the release.
     """
-    for m in re.finditer(r"(?<!\d)\d{4}(?!\d)", text or ""):
-        y = int(m.group())
+    if not isinstance(text, str):
+        return NoAnswer("reply is not text")
+    for chunk in re.findall(r"(\d{4})", text):  # the release's regex, on the raw reply
+        y = int(chunk)
         if lo <= y <= hi:
             return y
     return NoAnswer(f"no 4-digit year in [{lo}, {hi}]")
 
 
+_CONFIDENCE_RE = re.compile(
+    r"confidence\W{0,4}(\d{1,3}(?:\.\d+)?|\.\d+)(?!\d|\.\d)\s*(%|percent)?", re.IGNORECASE
+)
+
+
 def parse_confidence(text: str) -> int | None:
-    """The 0–100 confidence: JSON ``confidence``, else ``confidence: 85``; None when absent."""
+    """The 0–100 confidence: JSON ``confidence``, else ``confidence: 85``; None when absent.
+
+    A value with a fractional part in [0, 1] without a percent sign is a fraction ("Confidence:
+    0.85." -> 85); ``85%``, ``85`` and ``85.0`` are percentages. Out of range -> None.
+    """
     values = json_values(text, ("confidence",), include_other=False)
-    raw = values[0] if values else None
+    raw = values[0].strip().rstrip("%").strip() if values else None
+    percent = bool(values) and values[0].strip().endswith("%")
     if raw is None:
-        m = re.search(r"confidence\W{0,3}(\d{1,3})", text or "", flags=re.IGNORECASE)
-        raw = m[1] if m else None
+        m = _CONFIDENCE_RE.search(strip_markup(text or ""))
+        raw, percent = (m[1], bool(m[2])) if m else (None, False)
     try:
-        c = round(float(raw)) if raw is not None else None
+        value = float(raw) if raw is not None else None
     except ValueError:
         return None
-    return c if c is not None and 0 <= c <= 100 else None
+    if value is None:
+        return None
+    if "." in str(raw) and value <= 1.0 and not percent:
+        value *= 100
+    c = round(value)
+    return c if 0 <= c <= 100 else None
 
 
 def parse_image_strict(text: str, n: int = 4) -> int | NoAnswer:
@@ -134,7 +194,7 @@ def parse_image_strict(text: str, n: int = 4) -> int | NoAnswer:
     """
 
     def extract(seg: str) -> int | NoAnswer | None:
-        found = {int(d) for d in re.findall(rf"(?<![\d.,])[1-{n}](?![\d.,])", seg)}
+        found = {int(d) for d in re.findall(rf"(?<!\d)(?<!\d[.,])[1-{n}](?!\d|[.,]\d)", seg)}
         if len(found) == 1:
             return found.pop()
         if len(found) > 1:

@@ -60,7 +60,8 @@ _YEAR_PATTERNS: tuple[re.Pattern[str], ...] = (
     re.compile(r"\b\d{1,4}\s*(?:A\.?D\.?|B\.?C\.?E?\.?|C\.?E\.?)(?![A-Za-z])", re.I),
     re.compile(r"\b(?:A\.?D\.?)\s*\d{1,4}\b"),
     # four-digit years 1000–2099, with decade/plural suffixes and CJK 年: "1987", "1980s", "1987年"
-    re.compile(r"(?<![\d.,])(?:1\d{3}|20\d{2})(?:'?s\b|年|(?![\d.,]\d)\b)"),
+    # (not inside a longer number or a decimal, but "c.1900", "ca.1950s", "Paris,1990" are years)
+    re.compile(r"(?<!\d)(?<!\d[.,])(?:1\d{3}|20\d{2})(?:'?s\b|年|(?![\d.,]\d)\b)"),
     # two-digit decades: "'80s", "the 80s"
     re.compile(r"(?:'|\b)\d0'?s\b"),
     # decade words: "the sixties", "nineteen-eighties"
