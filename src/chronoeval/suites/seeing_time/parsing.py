@@ -67,12 +67,15 @@ def parse_order(text: str, n: int) -> tuple[int, ...] | NoAnswer:
     release's prompt asks 0-based, its JSON example is 1-based); anything else is NoAnswer.
     """
     values = json_values(text, ("ans", "answer", "order"), include_other=False)
-    source = values[0] if values else strip_markup(text)
-    nums = [int(x) for x in _INTEGER.findall(strip_markup(source))]
-    if sorted(nums) == list(range(n)):
-        return tuple(nums)
-    if sorted(nums) == list(range(1, n + 1)):
-        return tuple(x - 1 for x in nums)
+    # a JSON list value (``{"ans": [2, 0, 1]}``) arrives item by item: read them together too
+    sources = [values[0], ", ".join(values)] if values else [text]
+    nums: list[int] = []
+    for source in sources:
+        nums = [int(x) for x in _INTEGER.findall(strip_markup(source))]
+        if sorted(nums) == list(range(n)):
+            return tuple(nums)
+        if sorted(nums) == list(range(1, n + 1)):
+            return tuple(x - 1 for x in nums)
     return NoAnswer(f"not a permutation of {n} indices: {nums[:8]}")
 
 

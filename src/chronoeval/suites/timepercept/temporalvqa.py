@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -110,7 +111,17 @@ def parse_first_second(text: str) -> str | NoAnswer:
         elif found and len(low) <= 40:
             word = max(found)[1]
             return "First" if word in ("first", "left") else "Second"
+        elif found:  # prose: the images it names ("the first image depicts the earlier event")
+            named = {
+                "First" if m[1] in ("first", "left") else "Second"
+                for m in _NAMED_IMAGE.finditer(low)
+            }
+            if len(named) == 1:
+                return named.pop()
     return NoAnswer("no First/Second answer")
+
+
+_NAMED_IMAGE = re.compile(r"\b(first|second|left|right)\s+(?:image|picture|photo|one|side)\b")
 
 
 class _TVQA(Task):
