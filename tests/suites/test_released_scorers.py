@@ -1,0 +1,270 @@
+"""The headline metrics equal the seeds' RELEASED scorers on the same replies.
+
+The released code is run itself, read in place from /work/shared/peers (never copied): ChronoVision's
+``shortcut_test.py`` (its ``process_category`` posts to a scripted OpenAI-compatible server on
+127.0.0.1 and writes its result files) + ``get_acc_shortcut.py``; ``get_acc_news.py`` on year result
+files in its own layout; MINED's ``eval_code/cem_f1.py`` with the released ``tools.py`` VQAEval.
+chronoeval's task ``parse``/``score``/``aggregate`` (or prediction-file scorer) runs on the same
+replies; the numbers must agree within 0.01 (counts exactly).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+import re
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from chronoeval.core.items import Item
+from chronoeval.core.registry import get_task
+from chronoeval.core.task import SampleRecord
+
+PEERS = Path("/work/shared/peers")
+CV_CODE = PEERS / "chronovision" / "released_code" / "code"
+MINED_CODE = PEERS / "mined" / "released_code" / "eval_code"
+CORPUS = Path(__file__).parents[1] / "reply_corpus"
+
+pytestmark = pytest.mark.skipif(
+    not CV_CODE.is_dir() or not MINED_CODE.is_dir(), reason="released code not present"
+)
+
+
+def _load(path: Path, name: str) -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _corpus(task: str) -> list[str]:
+    lines = (CORPUS / f"{task}.jsonl").read_text(encoding="utf-8").splitlines()
+    return [json.loads(line)["reply"] for line in lines if line.strip()]
+
+
+# Replies shaped like Qwen/GPT/Gemini answers to the release's shortcut prompt (JSON mode or not).
+SHORTCUT_EXTRA = [
+    '{\n  "thinking": "Image 1 is black and white with film grain; Image 2 shows a flat-screen '
+    'TV.",\n  "answer": "1"\n}',
+    '{"thinking": "Both are grayscale; the car in Image 2 has tail fins (1950s).", "answer": "2"}',
+    'Here is my analysis:\n```json\n{"thinking": "The uniforms...", "answer": "2"}\n```',
+    '{"thinking": "Image 1 shows a smartphone.", "answer": "Image 2"}',
+    '{"thinking": "...", "answer": "2"} The second photo is older.',
+    "Image 2 appeared earlier: the clothing is from the 1920s.",
+    '{"answer": "1", "thinking": "colour photo is newer"}',
+    '{"thinking": "hard to say", "answer": ""}',
+    '{"thinking": "...", "answer": null}',
+    '[{"answer": "1"}]',
+]
+
+
+class _Scripted(BaseHTTPRequestHandler):
+    replies: list[str] = []
+    bodies: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        type(self).bodies.append(body)
+        text = type(self).replies[len(type(self).bodies) - 1]
+        out = json.dumps({"choices": [{"message": {"role": "assistant", "content": text}}]})
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.end_headers()
+        self.wfile.write(out.encode())
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+
+def _tiny_image(path: Path, shade: int) -> None:
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (32, 32), (shade, shade, shade)).save(path)
+
+
+def test_shortcut_headline_equals_released_script(tmp_path: Path) -> None:
+    replies = _corpus("seeing_shortcut") + _corpus("seeing_shortcut_cot") + SHORTCUT_EXTRA
+    golds = [1 + (i * 7 % 3 == 0) for i in range(len(replies))]  # a mix of 1s and 2s
+    base = tmp_path / "images"
+    cat = base / "sports_images"
+    answers, mapping = {}, {}
+    for i, gold in enumerate(golds):
+        test_id = f"test{i + 1}"
+        answers[test_id] = gold
+        for year, name in ((1950, "a"), (1990, "b")):
+            mapping[f"{test_id}/{name}_{year}.jpg"] = f"{name}{i}.png"
+            _tiny_image(cat / "subtask1" / test_id / f"{name}{i}.png", year % 200)
+    (cat / "ans.json").write_text(json.dumps(answers))
+    (cat / "test.json").write_text(json.dumps(mapping))
+
+    # the released script sorts tests by number and asks them one by one
+    order = sorted(answers, key=lambda t: int(re.search(r"\d+", t).group()))  # type: ignore[union-attr]
+    _Scripted.replies = [replies[int(t[4:]) - 1] for t in order]
+    _Scripted.bodies = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        released = _load(CV_CODE / "shortcut" / "shortcut_test.py", "released_shortcut_test")
+        released.API_URL = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+        with contextlib.redirect_stderr(io.StringIO()):
+            released.process_category(cat)
+    finally:
+        server.shutdown()
+    assert len(_Scripted.bodies) == len(replies)
+    assert _Scripted.bodies[0]["response_format"] == {"type": "json_object"}
+
+    acc = _load(CV_CODE / "shortcut" / "get_acc_shortcut.py", "released_get_acc_shortcut")
+    acc.BASE_DIR = str(base)
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        acc.main()
+    m = re.search(r"\(Overall\)\s*\|\s*(\d+)\s*\|\s*(\d+)\s*\|\s*([\d.]+)%", out.getvalue())
+    assert m, out.getvalue()
+    total, correct, percent = int(m[1]), int(m[2]), float(m[3])
+    assert total == len(replies)
+
+    task = get_task("seeing_shortcut")
+    ours = []
+    for reply, gold in zip(replies, golds, strict=True):
+        item = Item("x", task.suite, task.name, (), gold)
+        ours.append(task.score(task.parse(reply, item), item)["correct"])
+    assert sum(ours) == correct
+    assert abs(100 * sum(ours) / len(ours) - percent) < 0.01 * 100
+    # the lenient reading differs on this set (so it is a different metric, not the headline)
+    lenient = [
+        float(task_lenient == gold)
+        for task_lenient, gold in zip(
+            (_lenient(r) for r in replies), golds, strict=True
+        )
+    ]
+    assert sum(lenient) != sum(ours)
+
+
+def _lenient(reply: str) -> int | None:
+    from chronoeval.core.answers import NoAnswer
+    from chronoeval.suites.seeing_time.parsing import parse_earlier_lenient
+
+    got = parse_earlier_lenient(reply)
+    return None if isinstance(got, NoAnswer) else got
+
+
+YEAR_EXTRA = [
+    "1968",
+    "The photograph appears to be from 1972.",
+    "Around the late 1950s; I'd say 1958.",
+    "2015\n\nThe smartphone design suggests the mid-2010s.",
+    "This image likely first appeared in **1989**.",
+    "Year: 2003",
+    "Between 1930 and 1940.",
+    "I'm unable to determine the year.",
+    "１９８４",
+    "1899",
+    "c.1925",
+    "20052006",
+]
+
+
+def test_news_year_headline_equals_released_script(tmp_path: Path) -> None:
+    replies = _corpus("seeing_year") + YEAR_EXTRA
+    golds = [1950 + (i * 13) % 70 for i in range(len(replies))]
+    golds[0], golds[1], golds[2] = 1987, 1987, 1987  # some exact hits
+    golds[YEAR_EXTRA.index("1968") + len(replies) - len(YEAR_EXTRA)] = 1968
+    years = tmp_path / "images" / "politics_images" / "years"
+    years.mkdir(parents=True)
+    results = [{"image_id": f"{i}.jpg", "model_answer": r} for i, r in enumerate(replies)]
+    names = {f"{i}.jpg": f"photo_{g}_x.jpg" for i, g in enumerate(golds)}
+    (years / "politics_years_result.json").write_text(json.dumps(results), encoding="utf-8")
+    (years / "year_name.json").write_text(json.dumps(names), encoding="utf-8")
+
+    released = _load(CV_CODE / "news" / "get_acc_news.py", "released_get_acc_news")
+    released.ROOT_DIR = str(tmp_path / "images")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        released.analyze_results_detailed()
+    text = out.getvalue()
+    acc = re.search(r"Overall Acc = ([\d.]+)% \((\d+)/(\d+)\)", text)
+    mae = re.search(r"Overall MAE = ([\d.]+) \(number: (\d+)", text)
+    assert acc and mae, text
+
+    task = get_task("seeing_year")
+    records = []
+    for i, (reply, gold) in enumerate(zip(replies, golds, strict=True)):
+        item = Item(str(i), task.suite, task.name, (), gold, None, {"category": "politics"})
+        answer = task.parse(reply, item)
+        records.append(
+            SampleRecord(str(i), task.name, item.metadata, gold, "answered", reply, answer,
+                         scores=task.score(answer, item))
+        )  # fmt: skip
+    overall = task.aggregate(records)["overall"]
+    assert overall["n"] == int(acc[3])
+    assert abs(100 * overall["accuracy"]["value"] - float(acc[1])) < 0.01 * 100
+    assert round(overall["accuracy"]["value"] * len(records)) == int(acc[2])
+    assert overall["mae"]["value"] == pytest.approx(float(mae[1]), abs=0.01)
+    assert len(records) - overall["invalid"] == int(mae[2])
+
+
+MINED_REPLIES = [
+    ("Michael Scott", "Michael Scott"),
+    ("**Michael Scott**.", "Michael Scott"),
+    ("The CEO of Apple in 1979 was Michael Scott.", "Michael Scott"),
+    ("In 1979, the CEO of Apple was Mike Markkula.", "Michael Scott"),
+    ("Tim Cook", "Tim Cook"),
+    ("tim cook, who took over from Steve Jobs in 2011", "Tim Cook"),
+    ("I'm not sure who held that position.", "Tim Cook"),
+    ("", "Satya Nadella"),
+    ("   ", "Satya Nadella"),
+    ("Satya Nadella (since 2014)", "Satya Nadella"),
+    ("The answer is: Sundar Pichai", "Sundar Pichai"),
+    ("2019", "2019"),
+    ("It happened in the year two thousand nineteen.", "2019"),
+    ("Emmanuel Macron.", "Emmanuel Macron"),
+    ("Macron", "Emmanuel Macron"),
+    ("The U.S. president is Joe Biden", "Joe Biden"),
+]
+
+
+def test_mined_cem_equals_released_vqaeval(tmp_path: Path) -> None:
+    from chronoeval.suites.mined.predictions import PRED_FIELDS, score_file
+
+    rows = []
+    for i in range(0, len(MINED_REPLIES), 2):
+        chunk = MINED_REPLIES[i : i + 2]
+        row: dict[str, Any] = {"id": i, "type": "company" if i % 4 else "person"}
+        row["current_answer"] = chunk[0][1]
+        for j, field in enumerate(PRED_FIELDS):
+            reply, gold = chunk[j % len(chunk)]
+            row[field] = reply if gold == row["current_answer"] else chunk[0][0]
+        rows.append(row)
+    path = tmp_path / "output_from_model.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+
+    released = _load(MINED_CODE / "cem_f1.py", "released_cem_f1")
+    released.TOOLS_DIRS = [str(MINED_CODE)]
+    sys.modules.pop("tools", None)
+    compute_cem = released.build_cem_evaluator()
+    assert compute_cem.__name__ == "cem_with_vqaeval"  # the released VQAEval, not the fallback
+    with contextlib.redirect_stdout(io.StringIO()):
+        out_jsonl, out_txt = released.process_one_file(str(path), compute_cem)
+    sys.modules.pop("tools", None)
+    theirs = [json.loads(line) for line in Path(out_jsonl).read_text().splitlines()]
+    summary = Path(out_txt).read_text()
+    m = re.search(r"CEM=([\d.]+), F1=([\d.]+)", summary)
+    assert m
+
+    ours = score_file(path)
+    assert ours.cem == pytest.approx(float(m[1]), abs=0.01)
+    assert ours.f1 == pytest.approx(float(m[2]), abs=0.01)
+    for mine, their in zip(ours.items, theirs, strict=True):
+        assert mine["cem_list"] == their["cem_list"]
+        assert mine["cem"] == pytest.approx(their["cem"], abs=1e-9)
+    assert 0 < ours.cem < 100  # the set has both hits and misses
