@@ -37,6 +37,7 @@ from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
 from chronoeval.engine.shard import Shard, merge_runs
 from chronoeval.engine.store import RunStore, StoredResponse
 from chronoeval.models.registry import BackendOptions, make_backend
+from chronoeval.report.unparsed import no_answer_summary
 
 
 def cache_dir() -> Path:
@@ -352,6 +353,7 @@ def score_records(
                 k: tconf[k] for k in ("content_hash", "n_items", "seed", "params", "source")
             },
             "counts": counts,
+            "no_answer": no_answer_summary(records),  # issue 14: unparsed replies visible
             "metrics": task.aggregate(scored, seed=bootstrap_seed) if scored else {},
         }
         all_records.extend(records)

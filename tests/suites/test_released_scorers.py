@@ -143,9 +143,7 @@ def test_shortcut_headline_equals_released_script(tmp_path: Path) -> None:
     # the lenient reading differs on this set (so it is a different metric, not the headline)
     lenient = [
         float(task_lenient == gold)
-        for task_lenient, gold in zip(
-            (_lenient(r) for r in replies), golds, strict=True
-        )
+        for task_lenient, gold in zip((_lenient(r) for r in replies), golds, strict=True)
     ]
     assert sum(lenient) != sum(ours)
 

@@ -31,6 +31,7 @@ from chronoeval.core.task import SampleRecord
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
 from chronoeval.report.runs import RunData
 from chronoeval.report.tables import flatten_metrics, fmt_entry, fmt_value
+from chronoeval.report.unparsed import unparsed_html
 
 MAX_SAMPLES = 200
 """Default cap on browser samples per (run, task); the page says when it applies."""
@@ -345,6 +346,7 @@ def _task_sections(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
                 f"<p>{e(t.description)}</p>"
                 "<table><tr><th>run</th><th>answered</th><th>no answer</th><th>error</th>"
                 f"<th>missing</th></tr>{counts}</table>"
+                + unparsed_html(task, having)
                 + _metric_tables(task, having)
                 + _figures(task, having, out_dir, ctx)
                 + "</section>"

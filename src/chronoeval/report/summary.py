@@ -10,6 +10,7 @@ from rich.table import Table
 from rich.text import Text
 
 from chronoeval.core.registry import get_task
+from chronoeval.report.unparsed import print_unparsed
 
 
 def fmt_metric(m: dict[str, Any] | None, *, pct: bool = False, digits: int = 1) -> str:
@@ -50,6 +51,7 @@ def print_summary(
 ) -> None:
     console = console or Console()
     console.print(summary_table(results_by_model))
+    print_unparsed(results_by_model, console)
     for model, results in results_by_model.items():
         if not results.get("complete", True):
             console.print(
