@@ -14,6 +14,7 @@ Running the same command again resumes: only requests with no stored answer are 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import hashlib
 import json
 import os
@@ -197,8 +198,20 @@ class RunResult:
     records: list[SampleRecord] = field(default_factory=list)
 
 
-def item_request(item: Item, generation: GenerationConfig, root: Path | None = None) -> Request:
-    """The request an item becomes; the one place both asking (run) and looking up (score) use."""
+def item_request(
+    item: Item,
+    generation: GenerationConfig,
+    root: Path | None = None,
+    request_options: dict[str, Any] | None = None,
+) -> Request:
+    """The request an item becomes; the one place both asking (run) and looking up (score) use.
+
+    ``request_options``: the task's released extra body fields (``Task.request_options``, stored
+    per task in config.json when the run asked for them), under the generation's own."""
+    if request_options:
+        generation = dataclasses.replace(
+            generation, extra_body={**request_options, **generation.extra_body}
+        )
     return Request(item.messages, generation, image_root=root)
 
 
@@ -222,10 +235,13 @@ def run(
     progress: bool = True,
     plots: bool = True,
     shard: Shard | None = None,
+    released_request_options: bool = False,
 ) -> RunResult:
     """Run one model on tasks (resuming whatever the run directory already holds), then score.
 
-    With ``shard``, only that slice of each task's items, in ``<run_dir>/shard-i-of-n``.
+    With ``shard``, only that slice of each task's items, in ``<run_dir>/shard-i-of-n``. With
+    ``released_request_options``, each task's ``request_options`` (the release's extra body
+    fields, e.g. Seeing Time's ``response_format: json_object``) go with its requests.
     """
     if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
         raise ChronoevalError(
@@ -262,10 +278,14 @@ def run(
                 "source": ds.manifest.source,
                 "backend_identity": backend.identity,
             }
+            if released_request_options and task.request_options:
+                config["tasks"][name]["request_options"] = dict(task.request_options)
             _write_json(run_dir / "config.json", config)
             jobs = []
             for item in shard.select(ds.items) if shard else ds.items:
-                req = item_request(item, generation, ds.root)
+                req = item_request(
+                    item, generation, ds.root, config["tasks"][name].get("request_options")
+                )
                 jobs.append(Job(req.key(backend.identity), item.id, name, req))
             try:
                 summaries[name] = asyncio.run(
@@ -337,7 +357,11 @@ def score_records(
             _record(
                 task,
                 item,
-                stored.get(item_request(item, generation).key(tconf["backend_identity"])),
+                stored.get(
+                    item_request(item, generation, None, tconf.get("request_options")).key(
+                        tconf["backend_identity"]
+                    )
+                ),
             )
             for item in items
         ]

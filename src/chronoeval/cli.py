@@ -111,6 +111,13 @@ def run(
         str | None,
         typer.Option(help="run only shard INDEX/COUNT (0-based) in <run dir>/shard-i-of-n"),
     ] = None,
+    released_request_options: Annotated[
+        bool,
+        typer.Option(
+            help="send each task's released request options (e.g. Seeing Time's "
+            "response_format json_object) to OpenAI-compatible backends"
+        ),
+    ] = False,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
 
@@ -159,6 +166,7 @@ def run(
             retry=RetryPolicy(max_retries=max_retries),
             progress=progress and sys.stderr.isatty(),
             shard=Shard.parse(shard) if shard else None,
+            released_request_options=released_request_options,
         )
         results[m] = res.results
         records_by_model[m] = res.records

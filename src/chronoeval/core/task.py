@@ -78,6 +78,9 @@ class Task:
     """Options :meth:`load` accepts (``--param k=v`` with ``--data``) and their defaults."""
     headline_score: ClassVar[str | None] = None
     """The per-sample key in ``record.scores`` whose mean is the headline metric (paired tests)."""
+    request_options: ClassVar[dict[str, Any]] = {}
+    """Extra request-body fields the seed's release sends (e.g. ``{"response_format": {"type":
+    "json_object"}}``); sent only with ``run --released-request-options`` (contract 1)."""
 
     # -- items -------------------------------------------------------------------------------
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:

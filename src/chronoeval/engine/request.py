@@ -24,16 +24,22 @@ class GenerationConfig:
     seed: int | None = 0
     stop: tuple[str, ...] = ()
     top_p: float | None = None
+    extra_body: dict[str, Any] = field(default_factory=dict)
+    """Extra fields passed verbatim into an OpenAI-compatible JSON body, merged over the standard
+    ones (contract 1: e.g. a task's released ``response_format``); other backends ignore it."""
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["stop"] = list(self.stop)
+        if not self.extra_body:  # omitted when empty: existing request keys stay valid
+            out.pop("extra_body")
         return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> GenerationConfig:
         obj = dict(obj)
         obj["stop"] = tuple(obj.get("stop") or ())
+        obj["extra_body"] = dict(obj.get("extra_body") or {})
         return cls(**{k: v for k, v in obj.items() if k in cls.__dataclass_fields__})
 
 

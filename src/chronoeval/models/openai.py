@@ -239,6 +239,7 @@ class OpenAIBackend(Backend):
             body["stop"] = list(cfg.stop)
         if cfg.top_p is not None:
             body["top_p"] = cfg.top_p
+        body.update(cfg.extra_body)
         body.update(self.extra_body)
         return body
 

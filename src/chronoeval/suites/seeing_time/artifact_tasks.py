@@ -218,6 +218,8 @@ class ChronoSort(SeeingTask):
     default_params: ClassVar[dict[str, Any]] = {"n_intra": 20, "n_cross": 20, "pool": 150}
     load_params: ClassVar[dict[str, Any]] = load_params_for({"n_intra": 20, "n_cross": 20})
     group_by = ("level", "category")
+    request_options: ClassVar[dict[str, Any]] = {"response_format": {"type": "json_object"}}
+    """The release's artifacts-sort.py sends JSON mode (prompts.json ``artifacts_sort``)."""
     headline_score = "tau"
 
     def synthetic(self, params: dict[str, Any], seed: int) -> tuple[list[Entry], list[Event]]:

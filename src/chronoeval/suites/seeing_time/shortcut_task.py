@@ -36,6 +36,8 @@ class _Shortcut(SeeingTask):
     default_params: ClassVar[dict[str, Any]] = {"n_pairs": 40, "min_gap": 1, "pool": 200}
     load_params: ClassVar[dict[str, Any]] = load_params_for({"n_pairs": 1200, "min_gap": 1})
     group_by = ("domain", "condition")
+    request_options: ClassVar[dict[str, Any]] = {"response_format": {"type": "json_object"}}
+    """The release's shortcut scripts send JSON mode (prompts.json ``shortcut.response_format``)."""
     headline_score = "correct_b"
 
     def synthetic(self, params: dict[str, Any], seed: int) -> tuple[list[Entry], list[Event]]:
