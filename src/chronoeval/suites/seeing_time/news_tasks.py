@@ -324,9 +324,7 @@ class EventAlignment(RagVariant, SeeingTask):
         }
 
     def headline(self, metrics: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
-        # The released scorer's rule is the headline (issue 14); the strict parse is reported
-        # beside it as "accuracy" (ours). docs/suites/seeing_time.md, decision M1.
-        return ("ACC_M", metrics["overall"]["accuracy_released"]) if metrics else None
+        return ("ACC_M (strict)", metrics["overall"]["accuracy"]) if metrics else None
 
     def chance(self, metrics: dict[str, Any]) -> float | None:
         return 0.25
