@@ -121,3 +121,19 @@ def test_shortcut_released_rule_and_lenient(reply: str, released: int | None, le
 )  # fmt: skip
 def test_rag_strips_years_after_punctuation(text: str, kept: str) -> None:
     assert strip_time_terms(text) == kept
+
+
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        (
+            "So the time is 10:10. The second hand is at 6, i.e. 30 seconds. Final: 10:10:30",
+            "10:10:30",
+        ),
+        ("the time is 10:10. The second hand is at 6, so 10:10:30.", "10:10:30"),  # refinement
+        ("Time: 4:40:15, near 5 o'clock", "4:40:15"),
+        ("The time shown is 6:15:00. The hour hand points toward 7 o'clock.", "6:15:00"),
+    ],
+)
+def test_clock_statement_refinements(reply: str, expected: str) -> None:
+    assert str(parse_clock_answer(reply)) == expected

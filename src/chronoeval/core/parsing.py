@@ -559,7 +559,7 @@ def is_negated(text: str, start: int) -> bool:
 
 
 _APPROXIMATE_RE = re.compile(
-    r"\b(?:almost|nearly|approaching|close\s+to|about\s+to\s+(?:be|strike|reach)"
+    r"\b(?:almost|nearly|near|towards?|approaching|close\s+to|about\s+to\s+(?:be|strike|reach)"
     r"|(?:slightly|just|a\s+(?:little|bit)|shortly)\s+(?:before|after|past|under|over)"
     r"|not\s+quite|roughly|around|about|approximately|approx\.?|circa|~)\s*(?:at\s+|the\s+)?$",
     re.IGNORECASE,

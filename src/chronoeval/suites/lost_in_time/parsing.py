@@ -284,7 +284,8 @@ _TIME_STATEMENT_RE = re.compile(
     r"\b(?:the\s+)?(?:current\s+|exact\s+|approximate\s+)?time\s+"
     r"(?:(?:shown|displayed|indicated|depicted|it\s+shows|on\s+(?:the|this)\s+(?:analog\s+)?"
     r"(?:clock|watch|dial)(?:\s+face)?|in\s+the\s+image)\s+)*(?:is|reads|=)\s*:?"
-    r"|\b(?:the\s+)?(?:clock|watch)\s+(?:shows|reads|displays|indicates)\b(?:\s+the\s+time)?\s*:?",
+    r"|\b(?:the\s+)?(?:clock|watch)\s+(?:shows|reads|displays|indicates)\b(?:\s+the\s+time)?\s*:?"
+    r"|\b(?:final|time|reading)\s*[:=]",
     re.IGNORECASE,
 )
 _CORRECTION_RE = re.compile(
@@ -356,12 +357,23 @@ def json_clock_components(text: str) -> list[str]:
     return readings
 
 
+def _refines(later: ClockTime | NoAnswer | None, stated: ClockTime | NoAnswer) -> bool:
+    """True when the later reading only adds seconds to a stated ``H:MM`` ("the time is 10:10 …
+    the second hand is at 6, so 10:10:30")."""
+    return (
+        isinstance(later, ClockTime)
+        and isinstance(stated, ClockTime)
+        and (later.hour, later.minute) == (stated.hour, stated.minute)
+        and stated.second == 0
+    )
+
+
 def parse_clock_answer(text: str) -> ClockTime | NoAnswer:
     """Read a model's free-text clock answer as a :class:`ClockTime` or a :class:`NoAnswer`.
 
     Pipeline: JSON answer values, then JSON ``{"hour", "minute", "second"}`` components, then
-    boxed, final-answer line, the model's time statement (:func:`time_statement_segment`), other
-    JSON strings, whole text; within a segment the last clock
+    boxed, final-answer line; then the model's last time statement (:func:`time_statement_segment`,
+    unless a later reading only adds its seconds), else other JSON strings and the whole text; within a segment the last clock
     mention wins (see :func:`clock_mentions` and :func:`chronoeval.core.parsing.pick_last_mention`).
     Missing seconds read as 0. Reasons: ``empty response``, ``refusal``, ``no clock time found``,
     ``out of range: ...``, ``ambiguous: ...``.
@@ -372,11 +384,13 @@ def parse_clock_answer(text: str) -> ClockTime | NoAnswer:
     components = [Segment(r, "json", True) for r in json_clock_components(text)]
     n_json = sum(1 for s in segments if s.source == "json")
     segments = segments[:n_json] + components + segments[n_json:]
-    statement = time_statement_segment(text)
-    if statement is not None:  # after the explicit segments, before other JSON strings/full text
-        n_explicit = sum(1 for s in segments if s.explicit)
-        segments.insert(n_explicit, Segment(statement, "time_statement", False))
-    result = extract_first(segments, extract_clock_time)
+    explicit = [s for s in segments if s.explicit]
+    result = extract_first(explicit, extract_clock_time)
+    if result is None:
+        rest = extract_first([s for s in segments if not s.explicit], extract_clock_time)
+        statement = time_statement_segment(text)
+        stated = extract_clock_time(statement) if statement is not None else None
+        result = rest if stated is None or _refines(rest, stated) else stated
     if result is None:
         return NoAnswer("refusal" if is_refusal(text) else "no clock time found")
     return result
