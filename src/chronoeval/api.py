@@ -236,12 +236,15 @@ def run(
     plots: bool = True,
     shard: Shard | None = None,
     released_request_options: bool = False,
+    extract_with: str | None = None,
 ) -> RunResult:
     """Run one model on tasks (resuming whatever the run directory already holds), then score.
 
     With ``shard``, only that slice of each task's items, in ``<run_dir>/shard-i-of-n``. With
     ``released_request_options``, each task's ``request_options`` (the release's extra body
-    fields, e.g. Seeing Time's ``response_format: json_object``) go with its requests.
+    fields, e.g. Seeing Time's ``response_format: json_object``) go with its requests. With
+    ``extract_with`` (a model spec), that model extracts answers from the replies the rules could
+    not read; reported as ``with_extraction`` beside each headline (engine/extract.py).
     """
     if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
         raise ChronoevalError(
@@ -263,6 +266,7 @@ def run(
     if shard is not None:
         config["shard"] = shard.to_json()
     summaries: dict[str, RunSummary] = {}
+    items_by_key: dict[tuple[str, str], Item] = {}
     with RunStore.in_dir(run_dir) as store:
         for name in tasks:
             task = get_task(name)
@@ -282,6 +286,7 @@ def run(
                 config["tasks"][name]["request_options"] = dict(task.request_options)
             _write_json(run_dir / "config.json", config)
             jobs = []
+            items_by_key.update({(name, it.id): it for it in ds.items})
             for item in shard.select(ds.items) if shard else ds.items:
                 req = item_request(
                     item, generation, ds.root, config["tasks"][name].get("request_options")
@@ -302,6 +307,13 @@ def run(
             finally:
                 asyncio.run(backend.aclose())
     results, records = score_records(run_dir, plots=plots)
+    if extract_with:
+        from chronoeval.engine.extract import extract_and_score
+
+        extract_and_score(
+            run_dir, results, records, items_by_key, extract_with, options, retry=retry
+        )
+        _write_json(run_dir / "results.json", results)
     return RunResult(run_dir, model, results, summaries, records)
 
 

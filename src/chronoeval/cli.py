@@ -118,6 +118,13 @@ def run(
             "response_format json_object) to OpenAI-compatible backends"
         ),
     ] = False,
+    extract_with: Annotated[
+        str | None,
+        typer.Option(
+            help="model spec that extracts answers from replies the rules could not read "
+            "(reported beside the rule-based headline; off by default)"
+        ),
+    ] = None,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
 
@@ -167,6 +174,7 @@ def run(
             progress=progress and sys.stderr.isatty(),
             shard=Shard.parse(shard) if shard else None,
             released_request_options=released_request_options,
+            extract_with=extract_with,
         )
         results[m] = res.results
         records_by_model[m] = res.records

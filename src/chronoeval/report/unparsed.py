@@ -92,12 +92,27 @@ def print_unparsed(
             for ex in na.get("examples", []):
                 reply = ex["reply"] if len(ex["reply"]) <= width else ex["reply"][: width - 1] + "…"
                 lines.append(Text(f"    {ex['count']}× [{ex['reason']}] {reply!r}"))
+            extra = entry.get("with_extraction")
+            if isinstance(extra, dict):
+                lines.append(Text(f"    {extraction_line(extra)}"))
     if lines:
         console.print(
             Text("Unparsed replies (NoAnswer; check the parser before trusting a score):")
         )
         for line in lines:
             console.print(line)
+
+
+def extraction_line(extra: dict[str, Any]) -> str:
+    """"with --extract-with M: recovered r/k; <headline> = v" (its own metric, never the
+    headline)."""
+    head = extra.get("headline") or {}
+    value = (head.get("metric") or {}).get("value")
+    shown = f"{head.get('name')} = {value:.4g}" if isinstance(value, int | float) else "—"
+    return (
+        f"with --extract-with {extra.get('extract_with')}: recovered {extra.get('recovered')}"
+        f"/{extra.get('asked')} ({extra.get('errors', 0)} extractor errors); {shown}"
+    )
 
 
 def unparsed_html(task: str, runs: list[Any]) -> str:
@@ -117,6 +132,9 @@ def unparsed_html(task: str, runs: list[Any]) -> str:
             f"<code>{html.escape(str(ex['reply']))}</code></li>"
             for ex in na.get("examples", [])
         )
+        extra = entry.get("with_extraction")
+        if isinstance(extra, dict):
+            examples += f"<li>{html.escape(extraction_line(extra))}</li>"
         rows.append(
             f"<tr><td>{html.escape(str(run.label))}</td><td>{html.escape(_rate(entry))}</td>"
             f"<td>{reasons or '—'}</td><td><ul class=unparsed>{examples}</ul></td></tr>"
