@@ -266,3 +266,22 @@ def test_mined_cem_equals_released_vqaeval(tmp_path: Path) -> None:
         assert mine["cem_list"] == their["cem_list"]
         assert mine["cem"] == pytest.approx(their["cem"], abs=1e-9)
     assert 0 < ours.cem < 100  # the set has both hits and misses
+
+
+SEEDS = Path("/work/shared/seeds")
+
+
+@pytest.mark.skipif(not (SEEDS / "mined_time_sensitive_knowledge.md").is_file(), reason="no seed")
+def test_mined_paper_judge_examples_parse() -> None:
+    """The paper's App. J "Quantitative Example" judge replies, read in place from the seed."""
+    from chronoeval.suites.mined.judge import parse_judge
+
+    text = (SEEDS / "mined_time_sensitive_knowledge.md").read_text(encoding="utf-8")
+    start = text.index("Your Answer:\n\nQuantitative Example")
+    block = text[start:][:1000]
+    examples = re.findall(
+        r"Standard Answer: (.+?)\n\s*\nPrediction: (.+?)\n\s*\nYour Answer: (\S+)", block
+    )
+    assert len(examples) == 3, block
+    for _gold, _pred, reply in examples:
+        assert parse_judge(reply) == float(reply)
