@@ -62,7 +62,7 @@ class Shard:
 
 
 # What every shard of one run must agree on, per task.
-_TASK_KEYS = ("content_hash", "n_items", "backend_identity", "seed", "params")
+_TASK_KEYS = ("content_hash", "n_items", "backend_identity", "seed", "params", "request_options")
 
 
 def _read_config(run_dir: Path) -> dict[str, Any]:
