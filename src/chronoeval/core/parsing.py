@@ -409,6 +409,11 @@ _WEAK_MARKERS = re.compile(
 
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
+_CORRECTION_START_RE = re.compile(
+    r"(?:^|[.!?]\s+|\n\s*)(?:wait|actually|correction|on\s+second\s+thought|hold\s+on"
+    r"|I\s+made\s+a\s+mistake|let\s+me\s+re-?(?:check|examine|consider|verify))\b",
+    re.IGNORECASE,
+)
 
 
 def final_answer_segment(text: str) -> str | None:
@@ -421,7 +426,9 @@ def final_answer_segment(text: str) -> str | None:
     "In conclusion"). The segment is the first sentence of the first non-empty line after the
     marker (a sentence ends at ``.``/``!``/``?`` followed by a space and a capital letter, so
     "Approx. 3:45" and "10.10" stay whole): the explanation that follows is not part of the
-    answer. Returns None if there is no marker or nothing after it.
+    answer. Returns None if there is no marker or nothing after it, or when a sentence after the
+    answer starts a self-correction ("Wait, …", "Actually, …", "Let me re-check …"): the model
+    took its answer back, so the last mention of the whole text decides.
     """
     boxed = boxed_contents(normalize_unicode(text))
     if boxed:
@@ -435,6 +442,8 @@ def final_answer_segment(text: str) -> str | None:
             rest = stripped[last.end() :].lstrip(" \t\n:=-,")
             line = rest.split("\n", 1)[0]
             line = _SENTENCE_END_RE.split(line, maxsplit=1)[0].strip()
+            if _CORRECTION_START_RE.search(rest[len(line) :]):
+                return None  # corrected afterwards ("Answer: 3:10. Wait, ..."): last mention decides
             return line or None
     return None
 

@@ -45,6 +45,9 @@ _BOOL_VALUE = {
 _CHRONO_RE = re.compile(r"\b(not|n't|never)?\s*(?:in\s+)?(?:a\s+)?(chronological)\b", re.IGNORECASE)
 
 
+_LEADING_VERDICT = re.compile(r"^\W*(yes|no)(?:\s*[,.!:;]|\s+-)", re.IGNORECASE)
+
+
 def _bool_extract(text: str) -> bool | NoAnswer | None:
     mentions = []
     for m in _BOOL_RE.finditer(text):
@@ -55,6 +58,9 @@ def _bool_extract(text: str) -> bool | NoAnswer | None:
     if len(text) > SHORT:
         firm = [m for m in mentions if text[m.start : m.end].lower() in ("true", "false")]
         mentions = firm or mentions
+        lead = _LEADING_VERDICT.match(text)
+        if not mentions and lead:  # "No — image 1 was taken after image 2."
+            return lead.group(1).lower() == "yes"
     if mentions:
         return pick_last_mention(text, mentions)
     chrono = list(_CHRONO_RE.finditer(text))
