@@ -410,7 +410,7 @@ _WEAK_MARKERS = re.compile(
 
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+(?=[A-Z])")
 _CORRECTION_START_RE = re.compile(
-    r"(?:^|[.!?]\s+|\n\s*)(?:wait|actually|correction|on\s+second\s+thought|hold\s+on"
+    r"(?:^\s*|[.!?]\s+|\n\s*)(?:wait|actually|correction|on\s+second\s+thought|hold\s+on"
     r"|I\s+made\s+a\s+mistake|let\s+me\s+re-?(?:check|examine|consider|verify))\b",
     re.IGNORECASE,
 )
