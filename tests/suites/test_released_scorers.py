@@ -148,6 +148,54 @@ def test_shortcut_headline_equals_released_script(tmp_path: Path) -> None:
     assert sum(lenient) != sum(ours)
 
 
+def test_shortcut_cot_headline_equals_released_script(tmp_path: Path) -> None:
+    """``shortcut_with_CoT.py`` has its own rule (first 1/2 of the answer, no regex fallback)."""
+    replies = _corpus("seeing_shortcut_cot") + _corpus("seeing_shortcut") + SHORTCUT_EXTRA
+    golds = [1 + (i * 5 % 3 == 0) for i in range(len(replies))]
+    cat = tmp_path / "images" / "politics_images"
+    answers, mapping = {}, {}
+    for i, gold in enumerate(golds):
+        test_id = f"test{i + 1}"
+        answers[test_id] = gold
+        for year, name in ((1950, "a"), (1990, "b")):
+            mapping[f"{test_id}/{name}_{year}.jpg"] = f"{name}{i}.png"
+            _tiny_image(cat / "subtask1" / test_id / f"{name}{i}.png", year % 200)
+    (cat / "ans.json").write_text(json.dumps(answers))
+    (cat / "test.json").write_text(json.dumps(mapping))
+    order = sorted(answers, key=lambda t: int(t[4:]))
+    _Scripted.replies = [replies[int(t[4:]) - 1] for t in order]
+    _Scripted.bodies = []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        released = _load(CV_CODE / "shortcut_with_CoT" / "shortcut_with_CoT.py", "released_cot")
+        released.API_URL = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            released.process_category(cat)
+    finally:
+        server.shutdown()
+    summary = json.loads((cat / "subtask1" / "politics_subtask1_result.json").read_text())
+    assert summary["summary"]["total"] == len(replies)
+
+    task = get_task("seeing_shortcut_cot")
+    ours = []
+    for reply, gold in zip(replies, golds, strict=True):
+        item = Item("x", task.suite, task.name, (), gold)
+        ours.append(task.score(task.parse(reply, item), item)["correct"])
+    assert sum(ours) == summary["summary"]["correct"]
+    released_acc = float(summary["summary"]["accuracy"].rstrip("%"))
+    assert abs(100 * sum(ours) / len(ours) - released_acc) < 0.01 * 100
+    # the plain script's rule gives a different count on the same replies
+    plain = get_task("seeing_shortcut")
+    plain_correct = sum(
+        plain.score(plain.parse(r, Item("x", "s", "t", (), g)), Item("x", "s", "t", (), g))[
+            "correct"
+        ]
+        for r, g in zip(replies, golds, strict=True)
+    )
+    assert plain_correct != sum(ours)
+
+
 def _lenient(reply: str) -> int | None:
     from chronoeval.core.answers import NoAnswer
     from chronoeval.suites.seeing_time.parsing import parse_earlier_lenient

@@ -113,6 +113,37 @@ def released_shortcut_prediction(text: str) -> str:
     return final
 
 
+def released_shortcut_cot_prediction(text: str) -> str:
+    """The prediction string of the released ``shortcut_with_CoT.py`` (``query_vllm``).
+
+    ``json.loads`` of the stripped reply, ``str(parsed.get("answer", "")).strip()``, then its first
+    ``1`` or ``2`` character (``re.search(r'[12]')``), else the answer string; a JSON error is
+    ``"Parse Fail"`` (no regex fallback, unlike the plain script); a non-object reply raises into
+    the outer handler, ``"Exception"``. Scored ``prediction == str(gold)``.
+    """
+    raw = (text or "").strip()
+    try:
+        parsed = json.loads(raw)
+    except json.JSONDecodeError:
+        return "Parse Fail"
+    except Exception:
+        return "Exception"
+    if not isinstance(parsed, dict):
+        return "Exception"
+    answer = str(parsed.get("answer", "")).strip()
+    match = re.search(r"[12]", answer)
+    return match.group(0) if match else answer
+
+
+def parse_earlier_cot(text: str) -> int | NoAnswer:
+    """Headline of the CoT variant: the released CoT script's rule exactly
+    (:func:`released_shortcut_cot_prediction`)."""
+    prediction = released_shortcut_cot_prediction(text)
+    if prediction in ("1", "2"):
+        return int(prediction)
+    return NoAnswer(f"released rule: prediction {prediction[:40]!r} is not 1 or 2")
+
+
 def parse_earlier(text: str) -> int | NoAnswer:
     """Headline: the released rule exactly (:func:`released_shortcut_prediction`); 1 or 2 when
     the release's prediction is ``"1"``/``"2"``, else NoAnswer with the release's prediction."""

@@ -22,7 +22,11 @@ from chronoeval.suites.seeing_time.collection import Entry, Event, synthetic_col
 from chronoeval.suites.seeing_time.common import SeeingTask, load_params_for, part_for, rng_for
 from chronoeval.suites.seeing_time.grayscale import gray_png
 from chronoeval.suites.seeing_time.metrics import shortcut_summary
-from chronoeval.suites.seeing_time.parsing import parse_earlier, parse_earlier_lenient
+from chronoeval.suites.seeing_time.parsing import (
+    parse_earlier,
+    parse_earlier_cot,
+    parse_earlier_lenient,
+)
 from chronoeval.suites.seeing_time.release import ImageFinder, load_shortcut
 from chronoeval.suites.seeing_time.scenes import PHOTO
 
@@ -223,3 +227,8 @@ class ColourShortcutCoT(_Shortcut):
     )
     system_prompt = prompts.SHORTCUT_COT_SYSTEM
     user_prompt = prompts.SHORTCUT_COT_USER
+
+    def parse(self, text: str, item: Item) -> int | NoAnswer:
+        """The released ``shortcut_with_CoT.py`` rule (first 1/2 of the answer; no regex
+        fallback), which differs from the plain script's."""
+        return parse_earlier_cot(text)
