@@ -37,7 +37,9 @@ REPLIES = [
         reasoning_tokens=21,
     ),
     # Qwen3 served without a parser: the thinking inline
-    chat_reply("<think>\nHour hand near 11, minute hand on 55: 11:55:00?\n</think>\n\nIt is 4:20:10."),
+    chat_reply(
+        "<think>\nHour hand near 11, minute hand on 55: 11:55:00?\n</think>\n\nIt is 4:20:10."
+    ),
     # DeepSeek-R1's template opens <think> in the prompt: only the closing tag is in the reply
     chat_reply("Minute hand at 9 → 45 minutes... 2:45:00\n</think>\n\n7:05:30"),
     # cut off while thinking: no answer, not the half-finished thought
@@ -120,7 +122,13 @@ def test_request_options_reasoning_usage_and_prompt(tmp_path: Path) -> None:
 def test_default_request_is_unchanged_by_the_new_options(tmp_path: Path) -> None:
     """No option given: the standard fields are sent and no extra key appears (old run stores
     keep their request keys)."""
-    assert set(GenerationConfig().to_json()) == {"temperature", "max_tokens", "seed", "stop", "top_p"}
+    assert set(GenerationConfig().to_json()) == {
+        "temperature",
+        "max_tokens",
+        "seed",
+        "stop",
+        "top_p",
+    }
     ds = make_clock_dataset(tmp_path / "ds", n=2)
     with openai_stub([chat_reply("1:00:00")]) as stub:
         proc = chronoeval(
