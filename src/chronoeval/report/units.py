@@ -32,9 +32,7 @@ def _in_unit_range(entry: Any) -> bool:
     if not isinstance(value, int | float) or isinstance(value, bool) or not -1 <= value <= 1:
         return False
     ci = entry.get("ci95")
-    if ci and any(isinstance(c, int | float) and not -1 <= c <= 1 for c in ci):
-        return False
-    return True
+    return not (ci and any(isinstance(c, int | float) and not -1 <= c <= 1 for c in ci))
 
 
 def is_percent(path: str, entry: Any) -> bool:
