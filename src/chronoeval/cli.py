@@ -87,9 +87,7 @@ def generate(
     from chronoeval import api
 
     ds = api.generate(task, n=n, seed=seed, params=_params(param), out=out, force=force)
-    console.print(
-        f"{len(ds.items)} items in {lit(ds.root)} (content hash {ds.content_hash[:16]}…)"
-    )
+    console.print(f"{len(ds.items)} items in {lit(ds.root)} (content hash {ds.content_hash[:16]}…)")
 
 
 @app.command()
@@ -167,6 +165,14 @@ def run(
         str | None,
         typer.Option(help="run only shard INDEX/COUNT (0-based) in <run dir>/shard-i-of-n"),
     ] = None,
+    track: Annotated[
+        str | None,
+        typer.Option(help="log each run to an experiment tracker: mlflow (the tracking extra)"),
+    ] = None,
+    track_uri: Annotated[
+        str | None,
+        typer.Option(help="tracking URI (default: $MLFLOW_TRACKING_URI, else ./mlruns, offline)"),
+    ] = None,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
 
@@ -235,6 +241,11 @@ def run(
                 console.print(f"  [red]error[/red] {lit(msg)}")
     print_summary(results, console)
     reports = [api.report([d], out=d / "report.html").html for d in run_dirs]
+    if track:
+        from chronoeval.integrations.tracking import log_run
+
+        for d in run_dirs:
+            console.print(f"{lit(track)} run {lit(log_run(d, track, uri=track_uri))} ← {lit(d)}")
     if len(models) > 1:
         figs = write_run_figures(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
@@ -282,9 +293,7 @@ def score(
         from chronoeval.core.registry import get_prediction_scorer
 
         opts = {k: str(v) for k, v in _params(option).items()}
-        console.print(
-            lit(get_prediction_scorer(str(run_dir))(predictions, opts)), highlight=False
-        )
+        console.print(lit(get_prediction_scorer(str(run_dir))(predictions, opts)), highlight=False)
         return
     from chronoeval import api
     from chronoeval.report.summary import print_summary
