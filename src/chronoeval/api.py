@@ -183,10 +183,11 @@ def verify(
     n: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
+    limit: int | None = None,
 ) -> tuple[int, list[str]]:
     """Re-run every item's stored gold program (:meth:`Task.verify`): (items checked, problems)."""
     task = get_task(task_name)
-    ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params)
+    ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params, limit=limit)
     problems = []
     for lineno, item in enumerate(ds.items, start=1):
         try:

@@ -309,11 +309,14 @@ def verify(
     n: Annotated[int | None, typer.Option(help="number of items")] = None,
     seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
     param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+    limit: Annotated[int | None, typer.Option(help="only the first N items")] = None,
 ) -> None:
     """Re-run each item's stored gold program and compare it with the stored gold answer."""
     from chronoeval import api
 
-    checked, problems = api.verify(task, data=data, n=n, seed=seed, params=_params(param))
+    checked, problems = api.verify(
+        task, data=data, n=n, seed=seed, params=_params(param), limit=limit
+    )
     for line in problems[:20]:
         console.print(f"[red]mismatch[/red] {lit(line)}", highlight=False)
     console.print(f"{checked} items checked, {len(problems)} mismatches")

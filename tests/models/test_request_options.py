@@ -156,4 +156,8 @@ def test_bad_request_opt_and_omit_are_one_line(tmp_path: Path) -> None:
     proc = chronoeval("run", "--task", "clockqa", "--model", "random", "--omit", "max_tokns",
                       cwd=tmp_path)  # fmt: skip
     assert proc.returncode == 2 and "unknown field(s) max_tokns" in proc.stdout
+    proc = chronoeval("run", "--task", "clockqa", "--n", "1", "--model", "openai:m", "--base-url",
+                      "http://127.0.0.1:9/v1", "--model-opt", "max_completion_tokens=100",
+                      cwd=tmp_path)  # fmt: skip
+    assert proc.returncode == 2 and "go in --request-opt key=value" in " ".join(proc.stdout.split())
     assert "Traceback" not in proc.stdout + proc.stderr
