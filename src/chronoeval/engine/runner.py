@@ -175,7 +175,7 @@ async def run_jobs(
 
 def _progress(enabled: bool) -> Progress:
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # a model spec is literal text
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),
