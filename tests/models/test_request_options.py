@@ -112,6 +112,9 @@ def test_request_options_reasoning_usage_and_prompt(tmp_path: Path) -> None:
     assert json.loads(table[0]["prompt"]) == prompt
     assert table[1]["reasoning"] and "11:55:00" in table[1]["reasoning"]
     assert json.loads(table[0]["usage"])["completion_tokens"] == 51
+    page = (run / "report.html").read_text(encoding="utf-8")  # the sample browser shows both
+    assert "[system]\nAnswer with the time only. [no markup]" in page
+    assert "<summary>reasoning</summary>" in page
     # re-scoring the stored texts gives the same split (the store keeps the reasoning too)
     again = chronoeval("score", str(run), cwd=tmp_path)
     assert again.returncode == 0, again.stdout + again.stderr

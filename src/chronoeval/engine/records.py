@@ -25,8 +25,9 @@ def prompt_record(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
 
 
 def prompt_text(prompt: list[dict[str, Any]] | None) -> str:
-    """A plain-text rendering of :func:`prompt_record` (images as ``[image path sha256:…]``)."""
-    lines: list[str] = []
+    """A plain-text rendering of :func:`prompt_record` (images as ``[image path sha256:…]``):
+    a lone user message as its text, several messages each under ``[role]``."""
+    blocks: list[tuple[str, str]] = []
     for m in prompt or []:
         body = []
         for p in m.get("content", []):
@@ -34,5 +35,7 @@ def prompt_text(prompt: list[dict[str, Any]] | None) -> str:
                 body.append(str(p.get("text", "")))
             else:
                 body.append(f"[image {p.get('path')} sha256:{str(p.get('sha256', ''))[:12]}]")
-        lines.append(f"{m.get('role')}: " + "\n".join(body))
-    return "\n".join(lines)
+        blocks.append((str(m.get("role")), "\n".join(body)))
+    if len(blocks) == 1 and blocks[0][0] == "user":
+        return blocks[0][1]
+    return "\n\n".join(f"[{role}]\n{text}" for role, text in blocks)

@@ -28,6 +28,7 @@ from typing import Any
 from chronoeval import __version__
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
+from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
 from chronoeval.report.runs import RunData
 from chronoeval.report.tables import (
@@ -514,8 +515,15 @@ def _samples_section(runs: list[RunData], max_samples: int, ctx: _Ctx) -> str:
                     f"<div class=shead><span class='badge {oc}'>{e(OUTCOME_LABELS[oc])}</span> "
                     f"<b>{e(rec.item_id)}</b> · {e(task)} · {e(run.label)} · <small>{e(status)}"
                     f"</small></div>"
-                    f"<div class=k>prompt</div><pre class=prompt>{e(_prompt_text(item))}</pre>"
-                    f"<div class=k>raw answer</div><pre class=raw>{e(raw)}</pre>"
+                    f"<div class=k>prompt</div><pre class=prompt>"
+                    f"{e(prompt_text(rec.prompt) if rec.prompt else _prompt_text(item))}</pre>"
+                    + (
+                        f"<details><summary>reasoning</summary><pre class=reasoning>"
+                        f"{e(rec.reasoning)}</pre></details>"
+                        if rec.reasoning
+                        else ""
+                    )
+                    + f"<div class=k>raw answer</div><pre class=raw>{e(raw)}</pre>"
                     f"<div class=kv><span class=k>parsed</span> <code class=parsed>"
                     f"{e(_json(rec.answer))}</code> <span class=k>gold</span> <code class=gold>"
                     f"{e(_json(rec.target))}</code> <span class=k>scores</span> <code>"
