@@ -33,7 +33,9 @@ from chronoeval.core.params import coerce_params
 from chronoeval.core.registry import get_task
 from chronoeval.core.stats import N_BOOT
 from chronoeval.core.task import SampleRecord, Task
-from chronoeval.engine.request import GenerationConfig, Request
+from chronoeval.engine.reasoning import split_reasoning
+from chronoeval.engine.records import prompt_record
+from chronoeval.engine.request import GenerationConfig, Request, with_system_prompt
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
 from chronoeval.engine.shard import Shard, merge_runs
 from chronoeval.engine.store import RunStore, StoredResponse
@@ -144,8 +146,16 @@ def prepare_dataset(
     n: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
+    limit: int | None = None,
 ) -> Dataset:
-    """The dataset a run evaluates: a chronoeval dataset dir, external data, or generated items."""
+    """The dataset a run evaluates: a chronoeval dataset dir, external data, or generated items.
+
+    ``limit``: only the first ``limit`` items, whatever the source. ``n`` sizes a generator that
+    has an ``n`` parameter; for any other task (a released layout, a generator sized otherwise)
+    it is applied as a limit."""
+    from chronoeval.core.limits import split_n
+
+    n, limit = split_n(task, n, limit, external=data is not None)
     if data is not None:
         is_dataset = (Path(data) / "manifest.json").is_file()
         if seed is not None or (params and is_dataset):
@@ -155,10 +165,10 @@ def prepare_dataset(
                 "--data to generate (with external data, --param gives the task's load options)"
             )
         ds = load_dataset(data) if is_dataset else import_data(task.name, data, params)
-        if n is not None:
-            ds = Dataset(ds.root, ds.manifest, ds.items[:n])
     else:
         ds = generate(task.name, n=n, seed=seed, params=params)
+    if limit is not None:
+        ds = Dataset(ds.root, ds.manifest, ds.items[:limit])
     items_file = ds.root / "items.jsonl"
     for lineno, item in enumerate(ds.items, start=1):
         try:
@@ -175,10 +185,11 @@ def verify(
     n: int | None = None,
     seed: int | None = None,
     params: dict[str, Any] | None = None,
+    limit: int | None = None,
 ) -> tuple[int, list[str]]:
     """Re-run every item's stored gold program (:meth:`Task.verify`): (items checked, problems)."""
     task = get_task(task_name)
-    ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params)
+    ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params, limit=limit)
     problems = []
     for lineno, item in enumerate(ds.items, start=1):
         try:
@@ -212,7 +223,8 @@ def item_request(
         generation = dataclasses.replace(
             generation, extra_body={**request_options, **generation.extra_body}
         )
-    return Request(item.messages, generation, image_root=root)
+    messages = with_system_prompt(item.messages, generation.system_prompt)
+    return Request(messages, generation, image_root=root)
 
 
 def default_run_dir(tasks: list[str], model: str, root: Path | None = None) -> Path:
@@ -237,6 +249,8 @@ def run(
     shard: Shard | None = None,
     released_request_options: bool = False,
     extract_with: str | None = None,
+    limit: int | None = None,
+    progress_every: float | None = None,
 ) -> RunResult:
     """Run one model on tasks (resuming whatever the run directory already holds), then score.
 
@@ -245,6 +259,7 @@ def run(
     fields, e.g. Seeing Time's ``response_format: json_object``) go with its requests. With
     ``extract_with`` (a model spec), that model extracts answers from the replies the rules could
     not read; reported as ``with_extraction`` beside each headline (engine/extract.py).
+    With ``limit``, only each task's first ``limit`` items (recorded in config.json).
     """
     if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
         raise ChronoevalError(
@@ -265,12 +280,14 @@ def run(
     }
     if shard is not None:
         config["shard"] = shard.to_json()
+    if limit is not None:
+        config["limit"] = limit
     summaries: dict[str, RunSummary] = {}
     items_by_key: dict[tuple[str, str], Item] = {}
     with RunStore.in_dir(run_dir) as store:
         for name in tasks:
             task = get_task(name)
-            ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params)
+            ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params, limit=limit)
             backend = make_backend(model, task, ds.items, options)
             config["backend"] = backend.describe()
             config["tasks"][name] = {
@@ -302,6 +319,7 @@ def run(
                         retry=retry,
                         progress=progress,
                         description=f"{name} · {model}",
+                        progress_every=progress_every,
                     )
                 )
             finally:
@@ -365,18 +383,11 @@ def score_records(
         items = ds.items[: tconf["n_items"]]
         if config.get("shard"):
             items = Shard.from_json(config["shard"]).select(items)
-        records = [
-            _record(
-                task,
-                item,
-                stored.get(
-                    item_request(item, generation, None, tconf.get("request_options")).key(
-                        tconf["backend_identity"]
-                    )
-                ),
-            )
-            for item in items
-        ]
+        records = []
+        for item in items:
+            req = item_request(item, generation, None, tconf.get("request_options"))
+            records.append(_record(task, item, stored.get(req.key(tconf["backend_identity"]))))
+            records[-1].prompt = prompt_record(req.messages)
         counts = {
             s: sum(r.status == s for r in records)
             for s in ("answered", "no_answer", "error", "missing")
@@ -411,8 +422,8 @@ def _record(task: Task, item: Item, resp: StoredResponse | None) -> SampleRecord
     if not resp.ok:
         rec.status, rec.error = "error", resp.error
         return rec
-    rec.response = resp.text
-    answer = task.parse(resp.text or "", item)
+    rec.reasoning, rec.response = split_reasoning(resp.text)
+    answer = task.parse(rec.response, item)
     rec.status = "no_answer" if isinstance(answer, NoAnswer) else "answered"
     rec.answer = str(answer) if isinstance(answer, NoAnswer) else task.answer_to_json(answer)
     rec.scores = task.score(answer, item)
@@ -441,6 +452,9 @@ def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
             "scores": [json.dumps(r["scores"]) for r in rows],
             "latency_s": [r["latency_s"] for r in rows],
             "metadata": [json.dumps(r["metadata"], default=str) for r in rows],
+            "reasoning": [r.get("reasoning") for r in rows],
+            "prompt": [json.dumps(r.get("prompt"), ensure_ascii=False) for r in rows],
+            "usage": [json.dumps(r.get("usage") or {}) for r in rows],
         }
     )
     pq.write_table(table, run_dir / "samples.parquet")

@@ -11,6 +11,14 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from chronoeval.cli_options import (
+    lit,
+    make_console,
+    model_help,
+    omit_fields,
+    request_opts,
+    version_callback,
+)
 from chronoeval.core.errors import ChronoevalError
 
 app = typer.Typer(
@@ -19,7 +27,19 @@ app = typer.Typer(
     help="Measure how well (vision-)language models understand time.",
     pretty_exceptions_enable=False,
 )
-console = Console()
+console: Console = make_console()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version", callback=version_callback, is_eager=True, help="print the version"
+        ),
+    ] = False,
+) -> None:
+    """Measure how well (vision-)language models understand time."""
 
 
 def _params(values: list[str] | None) -> dict[str, Any]:
@@ -45,11 +65,11 @@ def list_tasks() -> None:
         table.add_column(col, overflow="fold")
     for name, task in all_tasks().items():
         table.add_row(
-            name,
-            task.suite,
+            lit(name),
+            lit(task.suite),
             "yes" if task.reference_agent() else "no",
-            json.dumps(task.default_params),
-            task.description,
+            lit(json.dumps(task.default_params)),
+            lit(task.description),
         )
     console.print(table)
 
@@ -67,7 +87,7 @@ def generate(
     from chronoeval import api
 
     ds = api.generate(task, n=n, seed=seed, params=_params(param), out=out, force=force)
-    console.print(f"{len(ds.items)} items in {ds.root} (content hash {ds.content_hash[:16]}…)")
+    console.print(f"{len(ds.items)} items in {lit(ds.root)} (content hash {ds.content_hash[:16]}…)")
 
 
 @app.command()
@@ -76,17 +96,27 @@ def run(
     suite: Annotated[str | None, typer.Option(help="run every task of a suite")] = None,
     model: Annotated[
         list[str] | None,
-        typer.Option(
-            help="backend spec(s): reference, random, majority, constant:<answer>, "
-            "openai:<model> (repeatable)"
-        ),
+        typer.Option(help=model_help()),
     ] = None,
     data: Annotated[
         Path | None, typer.Option(help="a dataset dir or published-layout data")
     ] = None,
-    n: Annotated[int | None, typer.Option(help="number of items per task")] = None,
+    n: Annotated[
+        int | None,
+        typer.Option(
+            help="number of items per task: the generator's n where it has one, "
+            "else applied as --limit"
+        ),
+    ] = None,
+    limit: Annotated[
+        int | None,
+        typer.Option(help="only the first N items of each task, whatever the data source"),
+    ] = None,
     seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
-    param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+    param: Annotated[
+        list[str] | None,
+        typer.Option(help="task parameter key=value (lists: a,b,c or JSON)"),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="run directory (one model) or root")] = None,
     base_url: Annotated[
         list[str] | None,
@@ -102,7 +132,31 @@ def run(
     max_tokens: Annotated[int, typer.Option()] = 512,
     gen_seed: Annotated[int | None, typer.Option(help="sampling seed sent to the model")] = 0,
     stop: Annotated[list[str] | None, typer.Option(help="stop sequence (repeatable)")] = None,
+    top_p: Annotated[float | None, typer.Option(help="nucleus sampling top_p")] = None,
+    system_prompt: Annotated[
+        str | None, typer.Option(help="system message put before every item's prompt")
+    ] = None,
+    request_opt: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="extra request body field key=value (JSON values), sent verbatim to "
+            "OpenAI-compatible endpoints, e.g. max_completion_tokens=2048, "
+            "reasoning_effort=low, chat_template_kwargs='{\"enable_thinking\": false}' "
+            "(repeatable)"
+        ),
+    ] = None,
+    omit: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="standard request field(s) not to send, e.g. max_tokens,temperature "
+            "(for endpoints that reject them)"
+        ),
+    ] = None,
     progress: Annotated[bool, typer.Option(help="show a progress bar")] = True,
+    progress_every: Annotated[
+        float,
+        typer.Option(help="when output is not a terminal: a progress line every N seconds"),
+    ] = 10.0,
     model_opt: Annotated[
         list[str] | None,
         typer.Option(help="backend option key=value, e.g. dtype=bfloat16 (repeatable)"),
@@ -124,6 +178,14 @@ def run(
             help="model spec that extracts answers from replies the rules could not read "
             "(reported beside the rule-based headline; off by default)"
         ),
+    ] = None,
+    track: Annotated[
+        str | None,
+        typer.Option(help="log each run to an experiment tracker: mlflow (the tracking extra)"),
+    ] = None,
+    track_uri: Annotated[
+        str | None,
+        typer.Option(help="tracking URI (default: $MLFLOW_TRACKING_URI, else ./mlruns, offline)"),
     ] = None,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
@@ -154,6 +216,7 @@ def run(
             m,
             data=data,
             n=n,
+            limit=limit,
             seed=seed,
             params=_params(param),
             run_dir=run_dir,
@@ -162,6 +225,10 @@ def run(
                 max_tokens=max_tokens,
                 seed=gen_seed,
                 stop=tuple(stop or ()),
+                top_p=top_p,
+                extra_body=request_opts(request_opt),
+                system_prompt=system_prompt,
+                omit=omit_fields(omit),
             ),
             backend_options=BackendOptions(
                 base_url=",".join(base_url) if base_url else None,
@@ -175,27 +242,33 @@ def run(
             shard=Shard.parse(shard) if shard else None,
             released_request_options=released_request_options,
             extract_with=extract_with,
+            progress_every=progress_every if progress and not sys.stderr.isatty() else None,
         )
         results[m] = res.results
         records_by_model[m] = res.records
         run_dirs.append(res.run_dir)
         for name, s in res.summaries.items():
             console.print(
-                f"[bold]{name}[/bold] · {m}: {s.total} items, {s.cached} already stored, "
-                f"{s.called} asked ({s.answered} answered, {s.errors} errors, "
-                f"{s.retries} retries) in {s.wall_s:.1f}s → {res.run_dir}"
+                f"[bold]{lit(name)}[/bold] · {lit(m)}: {s.total} items, {s.cached} already "
+                f"stored, {s.called} asked ({s.answered} answered, {s.errors} errors, "
+                f"{s.retries} retries) in {s.wall_s:.1f}s → {lit(res.run_dir)}"
             )
             for msg in s.error_messages:
-                console.print(f"  [red]error[/red] {msg}")
+                console.print(f"  [red]error[/red] {lit(msg)}")
     print_summary(results, console)
     reports = [api.report([d], out=d / "report.html").html for d in run_dirs]
+    if track:
+        from chronoeval.integrations.tracking import log_run
+
+        for d in run_dirs:
+            console.print(f"{lit(track)} run {lit(log_run(d, track, uri=track_uri))} ← {lit(d)}")
     if len(models) > 1:
         figs = write_run_figures(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
         )
-        console.print(f"comparison figures: {', '.join(str(f) for f in figs)}")
+        console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
         reports.append(api.report(run_dirs, out=root / "report.html").html)
-    console.print(f"HTML reports: {', '.join(str(p) for p in reports)}")
+    console.print(f"HTML reports: {lit(', '.join(str(p) for p in reports))}")
 
 
 @app.command()
@@ -211,7 +284,7 @@ def merge(
     from chronoeval.report.summary import print_summary
 
     res = api.merge(runs, out, allow_missing=allow_missing)
-    console.print(f"merged {len(runs)} run(s) into {res.run_dir}")
+    console.print(f"merged {len(runs)} run(s) into {lit(res.run_dir)}")
     print_summary({res.model: res.results}, console)
 
 
@@ -236,7 +309,7 @@ def score(
         from chronoeval.core.registry import get_prediction_scorer
 
         opts = {k: str(v) for k, v in _params(option).items()}
-        console.print(get_prediction_scorer(str(run_dir))(predictions, opts), highlight=False)
+        console.print(lit(get_prediction_scorer(str(run_dir))(predictions, opts)), highlight=False)
         return
     from chronoeval import api
     from chronoeval.report.summary import print_summary
@@ -252,13 +325,16 @@ def verify(
     n: Annotated[int | None, typer.Option(help="number of items")] = None,
     seed: Annotated[int | None, typer.Option(help="generation seed")] = None,
     param: Annotated[list[str] | None, typer.Option(help="task parameter key=value")] = None,
+    limit: Annotated[int | None, typer.Option(help="only the first N items")] = None,
 ) -> None:
     """Re-run each item's stored gold program and compare it with the stored gold answer."""
     from chronoeval import api
 
-    checked, problems = api.verify(task, data=data, n=n, seed=seed, params=_params(param))
+    checked, problems = api.verify(
+        task, data=data, n=n, seed=seed, params=_params(param), limit=limit
+    )
     for line in problems[:20]:
-        console.print(f"[red]mismatch[/red] {line}", highlight=False)
+        console.print(f"[red]mismatch[/red] {lit(line)}", highlight=False)
     console.print(f"{checked} items checked, {len(problems)} mismatches")
     if problems:
         raise typer.Exit(1)
@@ -293,7 +369,7 @@ def report(
     print_comparison(rep.comparison, console)
     for path in (rep.html, rep.markdown, rep.csv):
         if path is not None:
-            console.print(f"wrote {path}")
+            console.print(f"wrote {lit(path)}")
 
 
 @app.command()
@@ -318,7 +394,7 @@ def export(
         out, layout=layout, task=task, data=data, n=n, seed=seed, params=_params(param)
     )
     for path in files:
-        console.print(f"wrote {path}")
+        console.print(f"wrote {lit(path)}")
 
 
 @app.command()
@@ -359,7 +435,7 @@ def main() -> None:
         _mount_suite_commands()
         app()
     except ChronoevalError as exc:
-        console.print(f"[bold red]error:[/bold red] {exc}", highlight=False)
+        console.print(f"[bold red]error:[/bold red] {lit(exc)}", highlight=False)
         sys.exit(2)
 
 

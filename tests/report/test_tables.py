@@ -50,7 +50,11 @@ def test_markdown_escapes_model_text_and_shows_paired_tests(make_run) -> None:
         [make_run("scripted:a"), make_run("constant:<b>bold</b> | 1:00:00"), make_run("scripted:b")]
     )
     md = to_markdown(runs, paired_tests(runs))
-    assert "<b>bold</b>" not in md and "&lt;b&gt;bold&lt;/b&gt; \\| 1:00:00" in md
+    # escaped with backslashes (CommonMark), no HTML entities: the Markdown reads as plain text
+    assert "<b>bold</b>" not in md and "\\<b\\>bold\\</b\\> \\| 1:00:00" in md
+    assert "&lt;" not in md and "&gt;" not in md and "&amp;" not in md
+    assert "clockqa (HM-EM) %" in md  # proportions in percent, as the papers print them
+    assert "| em % | hm_em % | hour_err | mae_s |" in md
     assert "## Paired tests" in md
     line = next(x for x in md.splitlines() if x.startswith("| clockqa | scripted:a | scripted:b"))
     assert "| 0/3 | 0.2500 |" in line

@@ -27,8 +27,23 @@ def as_bool(value: Any, name: str) -> bool:
     raise ChronoevalError(f"--param {name} must be true or false, got {value!r}")
 
 
+def as_list(value: Any) -> Any:
+    """A list parameter written as ``a,b,c`` (or one name) becomes ``["a", "b", "c"]``; a JSON
+    list stays as it is. Never ``list("roman")`` -> ``["r", "o", ...]``."""
+    if isinstance(value, str):
+        return [part.strip() for part in value.split(",") if part.strip()]
+    return value
+
+
 def coerce_params(values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
-    """``values`` with every parameter whose default is a bool read by :func:`as_bool`."""
-    return {
-        k: as_bool(v, k) if isinstance(defaults.get(k), bool) else v for k, v in values.items()
-    }
+    """``values`` with every parameter whose default is a bool read by :func:`as_bool`, and every
+    parameter whose default is a list read by :func:`as_list` (comma-separated names)."""
+    out: dict[str, Any] = {}
+    for k, v in values.items():
+        if isinstance(defaults.get(k), bool):
+            out[k] = as_bool(v, k)
+        elif isinstance(defaults.get(k), (list, tuple)):
+            out[k] = as_list(v)
+        else:
+            out[k] = v
+    return out

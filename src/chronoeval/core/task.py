@@ -41,6 +41,12 @@ class SampleRecord:
     usage: dict[str, int] = field(default_factory=dict)
     turns: list[dict[str, Any]] | None = None
     """Every turn of a multi-turn agent (tool calls, code runs), when the backend had any."""
+    reasoning: str | None = None
+    """The model's reasoning (``reasoning_content`` or ``<think>`` blocks), kept apart from
+    ``response``, the text that was parsed (:mod:`chronoeval.engine.reasoning`)."""
+    prompt: list[dict[str, Any]] | None = None
+    """What was asked, as rendered: each message's role and parts, text as sent and images by
+    dataset path and sha256."""
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -56,6 +62,8 @@ class SampleRecord:
             "usage": self.usage,
             "metadata": self.metadata,
             **({"turns": self.turns} if self.turns else {}),
+            **({"reasoning": self.reasoning} if self.reasoning else {}),
+            **({"prompt": self.prompt} if self.prompt else {}),
         }
 
 

@@ -24,21 +24,34 @@ class GenerationConfig:
     seed: int | None = 0
     stop: tuple[str, ...] = ()
     top_p: float | None = None
-    extra_body: dict[str, Any] = field(default_factory=dict)
-    """Extra fields passed verbatim into an OpenAI-compatible JSON body, merged over the standard
-    ones (contract 1: e.g. a task's released ``response_format``); other backends ignore it."""
+    extra_body: dict[str, Any] = field(default_factory=dict, hash=False)
+    """Extra chat-completions body fields, sent verbatim (merged over the standard fields) by the
+    OpenAI-compatible backend, e.g. ``max_completion_tokens``, ``reasoning_effort``,
+    ``response_format``, vLLM's ``chat_template_kwargs``. Other backends ignore them."""
+    system_prompt: str | None = None
+    """A system message put before every item's messages (see :func:`with_system_prompt`)."""
+    omit: tuple[str, ...] = ()
+    """Standard body fields not to send (e.g. ``max_tokens``, ``temperature``) to endpoints that
+    reject them."""
 
     def to_json(self) -> dict[str, Any]:
         out = asdict(self)
         out["stop"] = list(self.stop)
-        if not self.extra_body:  # omitted when empty: existing request keys stay valid
-            out.pop("extra_body")
+        # omitted when unset, so every existing request key (and run store) stays valid
+        for name in ("extra_body", "omit"):
+            if not out[name]:
+                del out[name]
+        if self.omit:
+            out["omit"] = list(self.omit)
+        if self.system_prompt is None:
+            del out["system_prompt"]
         return out
 
     @classmethod
     def from_json(cls, obj: dict[str, Any]) -> GenerationConfig:
         obj = dict(obj)
         obj["stop"] = tuple(obj.get("stop") or ())
+        obj["omit"] = tuple(obj.get("omit") or ())
         obj["extra_body"] = dict(obj.get("extra_body") or {})
         return cls(**{k: v for k, v in obj.items() if k in cls.__dataclass_fields__})
 
@@ -79,6 +92,17 @@ class Request:
                     parts.append({"type": "image_url", "image_url": {"url": url}})
             out.append({"role": m.role, "content": parts})
         return out
+
+
+def with_system_prompt(messages: tuple[Message, ...], prompt: str | None) -> tuple[Message, ...]:
+    """``messages`` with ``prompt`` as the system message: a new first message, or put ahead of
+    the text of a system message the item already has (one system message either way)."""
+    if not prompt:
+        return messages
+    if messages and messages[0].role == "system":
+        first = Message("system", (TextPart(prompt), *messages[0].content))
+        return (first, *messages[1:])
+    return (Message("system", (TextPart(prompt),)), *messages)
 
 
 def _key_form(messages: tuple[Message, ...]) -> list[dict[str, Any]]:

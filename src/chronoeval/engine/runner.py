@@ -26,6 +26,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from chronoeval.engine.progress import PlainProgress
 from chronoeval.engine.request import Request
 from chronoeval.engine.store import RunStore
 from chronoeval.models.base import Backend, BackendError
@@ -75,7 +76,11 @@ async def run_jobs(
     progress: bool = True,
     description: str = "",
     on_result: Callable[[Job, bool], None] | None = None,
+    progress_every: float | None = None,
 ) -> RunSummary:
+    """Ask ``backend`` for every job not answered in ``store``. ``progress``: a live bar (for a
+    terminal); ``progress_every``: instead, a plain line every that many seconds
+    (:mod:`chronoeval.engine.progress`, for logs)."""
     retry = retry or RetryPolicy()
     done = store.answered_keys()
     todo = [j for j in jobs if j.key not in done]
@@ -87,9 +92,16 @@ async def run_jobs(
     start = time.perf_counter()
     queue_iter = iter(todo)
 
-    bar = _progress(progress)
+    bar = _progress(progress and progress_every is None)
     bar_task = bar.add_task(
         description or backend.identity, total=len(jobs), completed=summary.cached
+    )
+    plain = (
+        PlainProgress(
+            description or backend.identity, len(jobs), summary.cached, interval_s=progress_every
+        )
+        if progress_every is not None
+        else None
     )
 
     async def one(job: Job) -> None:
@@ -143,6 +155,8 @@ async def run_jobs(
                 ok = True
             summary.called += 1
             bar.advance(bar_task)
+            if plain is not None:
+                plain.advance(ok)
             if on_result is not None:
                 on_result(job, ok)
             return
@@ -153,13 +167,15 @@ async def run_jobs(
 
     with bar:
         await asyncio.gather(*(worker() for _ in range(concurrency)))
+    if plain is not None:
+        plain.close()
     summary.wall_s = time.perf_counter() - start
     return summary
 
 
 def _progress(enabled: bool) -> Progress:
     return Progress(
-        TextColumn("{task.description}"),
+        TextColumn("{task.description}", markup=False),  # a model spec is literal text
         BarColumn(),
         MofNCompleteColumn(),
         TaskProgressColumn(),

@@ -25,6 +25,7 @@ from typing import Any
 
 import aiohttp
 
+from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
 
@@ -56,6 +57,22 @@ def split_base_urls(base_url: str | list[str] | tuple[str, ...]) -> list[str]:
     if len(set(urls)) != len(urls):
         raise ValueError(f"a base URL is listed twice: {', '.join(urls)}")
     return urls
+
+
+def flat_usage(usage: object) -> dict[str, int]:
+    """Token counts of a reply's ``usage``; nested details (``completion_tokens_details``:
+    ``reasoning_tokens``, ...) flattened as ``completion_tokens_details.reasoning_tokens``."""
+    out: dict[str, int] = {}
+    if not isinstance(usage, dict):
+        return out
+    for k, v in usage.items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            out[str(k)] = v
+        elif isinstance(v, dict):
+            for kk, vv in v.items():
+                if isinstance(vv, int) and not isinstance(vv, bool):
+                    out[f"{k}.{kk}"] = vv
+    return out
 
 
 class Replica:
@@ -239,8 +256,10 @@ class OpenAIBackend(Backend):
             body["stop"] = list(cfg.stop)
         if cfg.top_p is not None:
             body["top_p"] = cfg.top_p
-        body.update(cfg.extra_body)
         body.update(self.extra_body)
+        body.update(cfg.extra_body)  # the run's request options (--request-opt), verbatim
+        for name in cfg.omit:  # fields an endpoint rejects (--omit)
+            body.pop(name, None)
         return body
 
     async def generate(self, request: Request) -> Response:
@@ -318,11 +337,16 @@ class OpenAIBackend(Backend):
             content = ""  # a model that returned nothing answered nothing: parsed as NoAnswer
         if not isinstance(content, str):
             raise BackendError(f"response from {url} has non-text content")
+        reasoning = None
+        if isinstance(message, dict):
+            reasoning = message.get("reasoning_content") or message.get("reasoning")
+        if isinstance(reasoning, str) and reasoning:
+            content = join_reasoning(reasoning, content)  # split off again when scored
         usage = data.get("usage") or {}
         return Response(
             text=content,
             latency_s=latency,
-            usage={k: int(v) for k, v in usage.items() if isinstance(v, int)},
+            usage=flat_usage(usage),
             finish_reason=choices[0].get("finish_reason"),
         )
 

@@ -73,7 +73,8 @@ def _openai(arg: str | None, task: Task, items: list[Item], opts: BackendOptions
     if unknown:
         raise ChronoevalError(
             f"openai backend: unknown option(s) {', '.join(sorted(unknown))}; "
-            f"known: {', '.join(sorted(known))}"
+            f"known: {', '.join(sorted(known))} (fields of the request body, e.g. "
+            "max_completion_tokens, go in --request-opt key=value)"
         )
     try:
         return OpenAIBackend(

@@ -30,6 +30,10 @@ def write_run_figures(
             for model, (results, records) in by_model.items()
             if name in results["tasks"]
         }
+        if not any(
+            r.status in ("answered", "no_answer") for _, recs in runs.values() for r in recs
+        ):
+            continue  # nothing answered: no empty charts (the report says so in words)
         out_dir.mkdir(parents=True, exist_ok=True)
         written += get_task(name).plots(runs, out_dir)
     return written
@@ -81,12 +85,22 @@ def grouped_bars(
     if ylim[0] < 0:
         ax.axhline(0, color="black", linewidth=0.8)
     ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(fontsize=8)
+    fit_title(ax, title, fig.get_figwidth())
+    if len(models) > 1:  # beside the axes, never over the bars; one model needs no legend
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return path
+
+
+def fit_title(ax: Any, title: str, width_in: float, fontsize: float = 10) -> None:
+    """A title wrapped to the figure's width (about 1/7 inch per character at 10 pt) instead of
+    clipped at its edges."""
+    import textwrap
+
+    per_line = max(20, int(width_in * 72 / (fontsize * 0.6)))
+    ax.set_title(textwrap.fill(title, per_line), fontsize=fontsize)
 
 
 def profile_chart(

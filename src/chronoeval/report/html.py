@@ -28,9 +28,18 @@ from typing import Any
 from chronoeval import __version__
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
+from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
 from chronoeval.report.runs import RunData
-from chronoeval.report.tables import flatten_metrics, fmt_entry, fmt_value
+from chronoeval.report.tables import (
+    flatten_metrics,
+    fmt_entry,
+    fmt_pct_or_value,
+    fmt_value,
+    headline_is_percent,
+)
+from chronoeval.report.units import is_percent
+from chronoeval.report.units import label as unit_label
 from chronoeval.report.unparsed import unparsed_html
 
 MAX_SAMPLES = 200
@@ -113,7 +122,7 @@ def _runs_section(runs: list[RunData]) -> str:
         rows.append(
             "<tr>"
             f"<td>{e(r.label)}</td><td>{e(r.model)}</td><td><code>{e(r.run_dir)}</code></td>"
-            f"<td><code>{e(json.dumps(backend, sort_keys=True))}</code></td>"
+            f"<td>{backend_cell(r.config, backend)}</td>"
             f"<td>{e(', '.join(r.tasks))}</td>"
             f"<td>{'yes' if complete else '<b class=warn>no — errors or missing items</b>'}</td>"
             f"<td>{e(r.results.get('chronoeval_version', '?'))}</td>"
@@ -127,10 +136,32 @@ def _runs_section(runs: list[RunData]) -> str:
     )
 
 
-def _headline_cell(row: LeaderRow | None) -> str:
+def backend_cell(config: dict[str, Any], backend: dict[str, Any]) -> str:
+    """Who answered, readably: each task's backend identity (tasks sharing one are listed
+    together), then the backend's settings as ``key: value`` lines (no JSON)."""
+    by_identity: dict[str, list[str]] = {}
+    for task, tconf in (config.get("tasks") or {}).items():
+        ident = str((tconf or {}).get("backend_identity") or backend.get("identity") or "?")
+        by_identity.setdefault(ident, []).append(task)
+    lines = [
+        f"<code>{e(ident)}</code>"
+        + (f" <small>({e(', '.join(tasks))})</small>" if len(by_identity) > 1 else "")
+        for ident, tasks in by_identity.items()
+    ]
+    settings = [
+        f"{e(k)}: {e(v if isinstance(v, str) else json.dumps(v, default=str))}"
+        for k, v in sorted(backend.items())
+        if k != "identity"
+    ]
+    if settings:
+        lines.append("<small>" + "<br>".join(settings) + "</small>")
+    return "<br>".join(lines) or "—"
+
+
+def _headline_cell(row: LeaderRow | None, pct: bool = False) -> str:
     if row is None:
         return "<td>—</td>"
-    text = e(fmt_entry(row.headline))
+    text = e(fmt_entry(row.headline, pct=pct))
     if row.headline is not None:
         text += f"<br><small>n={row.headline.n}</small>"
     if not row.comparable:
@@ -178,32 +209,45 @@ def _profile_section(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
         path = profile_chart(chart_rows, out_dir / "profile.png")
         parts.append(
             f"<figure><img class=fig alt='temporal profile' src='{png_data_uri(path)}'>"
-            "<figcaption>Each task's headline metric (Task.headline) per model (per run where "
-            "a model has several runs of one task), with its 95% "
-            "bootstrap interval; the black tick is the task's chance level (Task.chance).</figcaption>"
+            "<figcaption>Each task's main metric, in percent, per model (per run where a model "
+            "has several runs of one task), with its 95% bootstrap interval; the black tick "
+            "marks what guessing would score on that task.</figcaption>"
             "</figure>"
+        )
+    elif not left_out:
+        parts.append(
+            "<p class='warn empty'>Nothing to chart: no task has a scored answer (every item "
+            "errored or was never asked; see each task's counts below).</p>"
         )
     if left_out:
         parts.append(
-            "<p class=note>Not on the chart (a headline or chance value outside [0, 1]): "
+            "<p class=note>Not on the chart (a main metric or chance value outside [0, 1]): "
             + e("; ".join(left_out))
             + "</p>"
         )
     tasks = list(board)
+    pct = {t: headline_is_percent(t, runs) for t in tasks}
     head = "".join(
         f"<th>{e(get_task(t).suite)}<br>{e(t)}<br><small>"
-        f"{e(next((r.headline.label for r in board[t] if r.headline), 'no headline'))}</small></th>"
+        f"{e(next((r.headline.label for r in board[t] if r.headline), 'nothing scored'))}"
+        f"{' (%)' if pct[t] else ''}</small></th>"
         for t in tasks
     )
     body = []
     for name in dict.fromkeys(series.values()):
         cells = "".join(
-            _headline_cell(next((r for r in board[t] if series[r.run] == name), None))
+            _headline_cell(next((r for r in board[t] if series[r.run] == name), None), pct[t])
             for t in tasks
         )
         body.append(f"<tr><td>{e(name)}</td>{cells}</tr>")
     chance = "".join(
-        f"<td>{e(fmt_value(next((r.headline.chance for r in board[t] if r.headline), None)))}</td>"
+        "<td>"
+        + e(
+            fmt_pct_or_value(
+                next((r.headline.chance for r in board[t] if r.headline), None), pct[t]
+            )
+        )
+        + "</td>"
         for t in tasks
     )
     body.append(f"<tr class=chance><td>chance</td>{chance}</tr>")
@@ -212,34 +256,43 @@ def _profile_section(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
         + head
         + "</tr>"
         + "".join(body)
-        + "</table><p class=note>Values as the tasks report them, 95% percentile-bootstrap "
-        "intervals in brackets; rows keep the order the runs were given (no ranking).</p>"
+        + "</table><p class=note>Proportions in percent, other metrics in their own units; "
+        "95% percentile-bootstrap intervals in brackets; rows keep the order the runs were "
+        "given (no ranking).</p>"
         "</section>"
     )
     return "".join(parts)
 
 
-def _paired_section(comparison: Comparison) -> str:
+def _paired_section(comparison: Comparison, runs: list[RunData] | None = None) -> str:
     if not comparison.tests and not comparison.refusals:
         return ""
+    pct = {t.task: headline_is_percent(t.task, runs or []) for t in comparison.tests}
     parts = [
         "<section id=paired><h2>Paired tests</h2><p class=note>B − A on the items both runs "
         "scored: mean difference of the task's per-sample headline score with a percentile "
-        "bootstrap 95% interval over items; exact McNemar test where every score is 0 or 1.</p>"
+        "bootstrap 95% interval over items (in percentage points where the metric is a "
+        "proportion); exact McNemar test where every score is 0 or 1.</p>"
     ]
     if comparison.tests:
         rows = []
         for t in comparison.tests:
             mc = t.mcnemar
-            ci = "—" if t.ci95 is None else f"[{fmt_value(t.ci95[0])}, {fmt_value(t.ci95[1])}]"
+            p = pct.get(t.task, False)
+            ci = (
+                "—"
+                if t.ci95 is None
+                else f"[{fmt_pct_or_value(t.ci95[0], p)}, {fmt_pct_or_value(t.ci95[1], p)}]"
+            )
             excluded = ", ".join(f"{k}: {v}" for k, v in t.excluded.items()) or "0"
             discordant = "—" if mc is None else f"{mc['a_only']} / {mc['b_only']}"
             p_value = "—" if mc is None else e(fmt_value(mc["p"], 4))
             rows.append(
                 "<tr class=paired>"
                 f"<td>{e(t.task)}</td><td>{e(t.a)}</td><td>{e(t.b)}</td><td>{e(t.score_key)}</td>"
-                f"<td>{t.n}</td><td>{e(fmt_value(t.mean_a))}</td><td>{e(fmt_value(t.mean_b))}</td>"
-                f"<td><b>{e(fmt_value(t.diff))}</b></td><td>{e(ci)}</td>"
+                f"<td>{t.n}</td><td>{e(fmt_pct_or_value(t.mean_a, p))}</td>"
+                f"<td>{e(fmt_pct_or_value(t.mean_b, p))}</td>"
+                f"<td><b>{e(fmt_pct_or_value(t.diff, p))}</b></td><td>{e(ci)}</td>"
                 f"<td>{discordant}</td><td>{p_value}</td>"
                 f"<td>{e(excluded)}</td></tr>"
             )
@@ -282,14 +335,19 @@ def _metric_tables(task: str, having: list[RunData]) -> str:
         for p in paths:
             cells = []
             is_head = False
+            found = [entries[r.label][p] for r in having if p in entries[r.label]]
+            pct = bool(found) and all(is_percent(p or group, m) for m in found)
             for r in having:
                 m = entries[r.label].get(p)
                 is_head |= m is not None and m is heads.get(r.label)
                 n = f" <small>n={m.get('n')}</small>" if m else ""
-                cells.append(f"<td>{e(fmt_entry(m))}{n}</td>")
-            name = e(p or group)
+                cells.append(f"<td>{e(fmt_entry(m, pct=pct))}{n}</td>")
+            name = e(unit_label(p or group, pct))
             if is_head:
-                name = f"<b>{name}</b> <small>(headline; chance {e(fmt_value(chance))})</small>"
+                name = (
+                    f"<b>{name}</b> <small>(main metric; chance "
+                    f"{e(fmt_pct_or_value(chance, pct))})</small>"
+                )
             rows.append(f"<tr><td>{name}</td>{''.join(cells)}</tr>")
         table = f"<table>{header}{''.join(rows)}</table>"
         if k == 0 or len(paths) == 1:
@@ -301,7 +359,26 @@ def _metric_tables(task: str, having: list[RunData]) -> str:
     return "".join(out)
 
 
+def figure_caption(task: str, path: Path) -> str:
+    """A plain caption from a figure's file name: ``clockqa_by_style.png`` -> ``by style``."""
+    stem = path.stem
+    if stem.startswith(task + "_"):
+        stem = stem[len(task) + 1 :]
+    words = stem.replace("_", " ").replace("-", " ").strip()
+    return words[:1].upper() + words[1:] if words else path.name
+
+
 def _figures(task: str, having: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
+    scored = sum(
+        r.task_entry(task).get("counts", {}).get(k, 0)
+        for r in having
+        for k in ("answered", "no_answer")
+    )
+    if not scored:
+        return (
+            "<p class='warn empty'>No figures: no item of this task was answered (every item "
+            "errored or was never asked; re-run the same command to retry them).</p>"
+        )
     runs = {r.label: (r.task_entry(task), r.task_records(task)) for r in having}
     fig_dir = out_dir / task
     fig_dir.mkdir(parents=True, exist_ok=True)
@@ -313,7 +390,8 @@ def _figures(task: str, having: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
         return f"<p class=warn>{e(msg)}</p>"
     imgs = [
         f"<figure><img class=fig alt='{e(p.name)}' src='{png_data_uri(p)}'>"
-        f"<figcaption>{e(p.name)}</figcaption></figure>"
+        f"<figcaption>{e(figure_caption(task, p))} <small>({e(p.name)})</small></figcaption>"
+        "</figure>"
         for p in paths
     ]
     return "<div class=figs>" + "".join(imgs) + "</div>" if imgs else "<p>(no figures)</p>"
@@ -439,8 +517,15 @@ def _samples_section(runs: list[RunData], max_samples: int, ctx: _Ctx) -> str:
                     f"<div class=shead><span class='badge {oc}'>{e(OUTCOME_LABELS[oc])}</span> "
                     f"<b>{e(rec.item_id)}</b> · {e(task)} · {e(run.label)} · <small>{e(status)}"
                     f"</small></div>"
-                    f"<div class=k>prompt</div><pre class=prompt>{e(_prompt_text(item))}</pre>"
-                    f"<div class=k>raw answer</div><pre class=raw>{e(raw)}</pre>"
+                    f"<div class=k>prompt</div><pre class=prompt>"
+                    f"{e(prompt_text(rec.prompt) if rec.prompt else _prompt_text(item))}</pre>"
+                    + (
+                        f"<details><summary>reasoning</summary><pre class=reasoning>"
+                        f"{e(rec.reasoning)}</pre></details>"
+                        if rec.reasoning
+                        else ""
+                    )
+                    + f"<div class=k>raw answer</div><pre class=raw>{e(raw)}</pre>"
                     f"<div class=kv><span class=k>parsed</span> <code class=parsed>"
                     f"{e(_json(rec.answer))}</code> <span class=k>gold</span> <code class=gold>"
                     f"{e(_json(rec.target))}</code> <span class=k>scores</span> <code>"
@@ -578,7 +663,7 @@ def render_html(
         + problem_html
         + _runs_section(runs)
         + profile
-        + _paired_section(comparison)
+        + _paired_section(comparison, runs)
         + tasks
         + samples
         + f"<script>{JS % PAGE_SIZE}</script></body></html>"

@@ -1,15 +1,16 @@
 """Tables for papers: every metric of every run as CSV rows, and Markdown tables (leaderboard of
 headline metrics, each task's overall metrics, paired tests).
 
-Values are written as results.json stores them (no rescaling: a task's metrics carry their own
-units); intervals are the 95% percentile-bootstrap intervals from results.json.
+The CSV keeps results.json's values as stored; the Markdown tables show proportions in percent
+(:mod:`chronoeval.report.units`), as the papers do. Intervals are the 95% percentile-bootstrap
+intervals from results.json.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import io
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,8 +68,10 @@ def fmt_value(v: Any, digits: int = 3) -> str:
     return str(v)
 
 
-def fmt_entry(entry: dict[str, Any] | Headline | None, digits: int = 3) -> str:
-    """``value [lo, hi]`` (or ``—``)."""
+def fmt_entry(
+    entry: dict[str, Any] | Headline | None, digits: int = 3, *, pct: bool = False
+) -> str:
+    """``value [lo, hi]`` (or ``—``); with ``pct``, a proportion as percent with one decimal."""
     if entry is None:
         return "—"
     if isinstance(entry, Headline):
@@ -77,10 +80,39 @@ def fmt_entry(entry: dict[str, Any] | Headline | None, digits: int = 3) -> str:
         value, ci = entry.get("value"), entry.get("ci95")
     if not isinstance(value, int | float):
         return "—" if value is None else str(value)
-    out = fmt_value(float(value), digits)
+    scale, digits = (100.0, 1) if pct else (1.0, digits)
+    out = fmt_value(float(value) * scale, digits)
     if ci and len(ci) == 2 and all(isinstance(c, int | float) for c in ci):
-        out += f" [{fmt_value(float(ci[0]), digits)}, {fmt_value(float(ci[1]), digits)}]"
+        lo, hi = (fmt_value(float(c) * scale, digits) for c in ci)
+        out += f" [{lo}, {hi}]"
     return out
+
+
+def fmt_pct_or_value(v: Any, pct: bool) -> str:
+    """A bare number (a chance level) in the unit of its metric."""
+    if pct and isinstance(v, int | float):
+        return fmt_value(100.0 * v, 1)
+    return fmt_value(v)
+
+
+def headline_is_percent(task: str, runs: list[RunData]) -> bool:
+    """Whether ``task``'s headline metric is a proportion (shown in percent) in these runs."""
+    from chronoeval.report.units import is_percent
+
+    t = get_task(task)
+    seen = False
+    for run in runs:
+        if task not in run.results["tasks"]:
+            continue
+        metrics = run.task_entry(task).get("metrics") or {}
+        head = t.headline(metrics) if metrics else None
+        if head is None:
+            continue
+        path = next((p for p, m in flatten_metrics(metrics) if m is head[1]), head[0])
+        if not is_percent(path, head[1]) and not is_percent(head[0].replace(" ", "_"), head[1]):
+            return False
+        seen = True
+    return seen
 
 
 def metric_rows(runs: list[RunData]) -> list[dict[str, Any]]:
@@ -125,9 +157,14 @@ def to_csv(runs: list[RunData]) -> str:
     return buf.getvalue()
 
 
+_MD_SPECIAL = re.compile(r"([\\|<>`*]|&(?=#?\w+;))")
+
+
 def _md_cell(text: str) -> str:
-    """Escaped for a Markdown table cell: pipes, and HTML (Markdown renders raw HTML)."""
-    return html.escape(text, quote=False).replace("|", "\\|").replace("\n", " ")
+    """Escaped for a Markdown table cell with backslashes (CommonMark escapes any ASCII
+    punctuation): pipes, and the characters that would start raw HTML, an entity, code or
+    emphasis. No HTML entities, so the Markdown reads as plain text too."""
+    return _MD_SPECIAL.sub(r"\\\1", text).replace("\n", " ")
 
 
 def _md_table(header: list[str], rows: list[list[str]]) -> str:
@@ -139,12 +176,25 @@ def _md_table(header: list[str], rows: list[list[str]]) -> str:
 
 def to_markdown(runs: list[RunData], comparison: Comparison | None = None) -> str:
     """Leaderboard of headline metrics, each task's overall metrics per run, and paired tests."""
-    parts = ["# chronoeval results", "", "95% percentile-bootstrap intervals in brackets.", ""]
+    from chronoeval.report.units import is_percent, label
+
+    parts = [
+        "# chronoeval results",
+        "",
+        "Proportions in percent (%); 95% percentile-bootstrap intervals in brackets.",
+        "",
+    ]
     board = leaderboard(runs)
     tasks = list(board)
+    pct = {t: headline_is_percent(t, runs) for t in tasks}
     parts += ["## Headline metrics", ""]
     header = ["run"] + [
-        f"{t} ({next((r.headline.label for r in board[t] if r.headline), 'no headline')})"
+        label(
+            f"{t} ("
+            + next((r.headline.label for r in board[t] if r.headline), "nothing scored")
+            + ")",
+            pct[t],
+        )
         for t in tasks
     ]
     body = []
@@ -152,13 +202,14 @@ def to_markdown(runs: list[RunData], comparison: Comparison | None = None) -> st
         row = [run.label]
         for t in tasks:
             cell = next((r for r in board[t] if r.run == run.label), None)
-            text = fmt_entry(cell.headline) if cell else "—"
+            text = fmt_entry(cell.headline, pct=pct[t]) if cell else "—"
             if cell and not cell.comparable:
                 text += " (different items)"
             row.append(text)
         body.append(row)
     chance = [
-        fmt_value(next((r.headline.chance for r in board[t] if r.headline), None)) for t in tasks
+        fmt_pct_or_value(next((r.headline.chance for r in board[t] if r.headline), None), pct[t])
+        for t in tasks
     ]
     body.append(["chance"] + chance)
     parts += [_md_table(header, body), ""]
@@ -171,16 +222,23 @@ def to_markdown(runs: list[RunData], comparison: Comparison | None = None) -> st
             paths += [p for p, _ in flatten_metrics(overall) if p not in paths]
         parts += [f"## {task}", ""]
         rows = []
+        flat = []
         for r in having:
             metrics = r.task_entry(task).get("metrics") or {}
-            overall = dict(flatten_metrics(metrics.get("overall", metrics)))
+            flat.append(dict(flatten_metrics(metrics.get("overall", metrics))))
+        in_pct = {
+            p: all(is_percent(p, o[p]) for o in flat if p in o) and any(p in o for o in flat)
+            for p in paths
+        }
+        for r, overall in zip(having, flat, strict=True):
             counts = r.task_entry(task).get("counts", {})
             rows.append(
                 [r.label]
-                + [fmt_entry(overall.get(p)) for p in paths]
+                + [fmt_entry(overall.get(p), pct=in_pct[p]) for p in paths]
                 + [str(counts.get(k, 0)) for k in ("answered", "no_answer", "error", "missing")]
             )
-        header = ["run", *paths, "answered", "no answer", "error", "missing"]
+        header = ["run", *(label(p, in_pct[p]) for p in paths)]
+        header += ["answered", "no answer", "error", "missing"]
         parts += [_md_table(header, rows), ""]
     if comparison and (comparison.tests or comparison.refusals):
         parts += ["## Paired tests (B − A, same items)", ""]
@@ -195,17 +253,18 @@ def to_markdown(runs: list[RunData], comparison: Comparison | None = None) -> st
                         t.b,
                         t.score_key,
                         str(t.n),
-                        fmt_value(t.diff),
+                        fmt_pct_or_value(t.diff, pct.get(t.task, False)),
                         "—"
                         if t.ci95 is None
-                        else f"[{fmt_value(t.ci95[0])}, {fmt_value(t.ci95[1])}]",
+                        else f"[{fmt_pct_or_value(t.ci95[0], pct.get(t.task, False))}, "
+                        f"{fmt_pct_or_value(t.ci95[1], pct.get(t.task, False))}]",
                         "—" if mc is None else f"{mc['a_only']}/{mc['b_only']}",
                         "—" if mc is None else fmt_value(mc["p"], 4),
                         ", ".join(f"{k}: {v}" for k, v in t.excluded.items()) or "0",
                     ]
                 )
-            header = ["task", "A", "B", "score", "n", "mean B − A", "95% CI", "A-only/B-only",
-                      "McNemar p", "excluded"]  # fmt: skip
+            header = ["task", "A", "B", "score", "n", "mean B − A (% points where %)", "95% CI",
+                      "A-only/B-only", "McNemar p", "excluded"]  # fmt: skip
             parts += [_md_table(header, rows), ""]
         for ref in comparison.refusals:
             parts += [f"- refused: {_md_cell(ref.reason)}"]

@@ -12,7 +12,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from chronoeval.core.task import RunsByModel  # noqa: E402
-from chronoeval.report.figures import grouped_bars  # noqa: E402
+from chronoeval.report.figures import fit_title, grouped_bars  # noqa: E402
 from chronoeval.suites.seeing_time.eras import DYNASTY_ORDER  # noqa: E402
 
 
@@ -75,8 +75,12 @@ def shortcut_plots(runs: RunsByModel, out_dir: Path, name: str) -> list[Path]:
         ax.set_xticks(x, list(doms), rotation=20, ha="right")
         ax.set_ylim(0, 105)
         ax.set_ylabel("accuracy (%)")
-        ax.set_title(f"{name} · {model}: both colour (B), older grey (1), newer grey (2)")
-        ax.legend(fontsize=8)
+        fit_title(
+            ax,
+            f"{name} · {model}: both colour (B), older grey (1), newer grey (2)",
+            fig.get_figwidth(),
+        )
+        ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.0, 1.0))
         fig.tight_layout()
         p = out_dir / f"{name}_conditions.png"
         fig.savefig(p, dpi=110)
