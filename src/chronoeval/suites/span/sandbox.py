@@ -417,9 +417,16 @@ def _run(
             os.chown(workdir, NOBODY, NOBODY)
     os.chmod(workdir, 0o700)
     payload = json.dumps(
-        {"code": code, "cpu_s": limits.cpu_s, "memory_mb": limits.memory_mb,
-         "max_output": limits.max_output, "src": src, "uid": NOBODY,
-         "netns": mode == "bwrap", "filters": python_filters}  # fmt: skip
+        {
+            "code": code,
+            "cpu_s": limits.cpu_s,
+            "memory_mb": limits.memory_mb,
+            "max_output": limits.max_output,
+            "src": src,
+            "uid": NOBODY,
+            "netns": mode == "bwrap",
+            "filters": python_filters,
+        }  # fmt: skip
     ).encode()
     try:
         proc = subprocess.Popen(
