@@ -189,6 +189,9 @@ try:
 except BaseException as exc:
     code, compile_error = None, "".join(traceback.format_exception_only(type(exc), exc)).strip()
 buf = io.StringIO()
+# the layer report goes out BEFORE any model code runs: the code cannot rewrite it afterwards
+real_stdout.write(json.dumps({"layers": layers, "netns": netns}) + "\n")
+real_stdout.flush()
 if req["filters"]:
     sys.addaudithook(hook)
 ok, err = True, None
@@ -205,8 +208,7 @@ else:
         except BaseException:
             err = type(exc).__name__
 out = buf.getvalue()[-int(req["max_output"]) :]
-real_stdout.write("\n" + json.dumps({"ok": ok, "output": out, "error": err, "netns": netns,
-                                     "layers": layers}) + "\n")
+real_stdout.write("\n" + json.dumps({"ok": ok, "output": out, "error": err}) + "\n")
 real_stdout.flush()
 """
 
@@ -448,9 +450,18 @@ def _run(
             if f is not None:
                 with contextlib.suppress(OSError):
                     f.close()
+    text = out.decode("utf-8", "replace")
+    first, _, rest = text.partition("\n")
+    try:  # the child's own layer report, written before the model code ran
+        report = json.loads(first)
+        child_layers = [x for x in report["layers"] if isinstance(x, str)]
+        netns = bool(report["netns"])
+    except (ValueError, KeyError, TypeError):
+        child_layers, netns = [], mode == "bwrap"
+    layers += [x for x in child_layers if x not in layers]
     if killed:
-        return SandboxResult(False, "", killed, mode == "bwrap" or None, tuple(layers))
-    last = out.decode("utf-8", "replace").rstrip("\n").rsplit("\n", 1)[-1]
+        return SandboxResult(False, "", killed, netns, tuple(layers))
+    last = rest.rstrip("\n").rsplit("\n", 1)[-1]
     try:
         res = json.loads(last)
         assert isinstance(res, dict) and "ok" in res
@@ -463,12 +474,11 @@ def _run(
             tail = err.decode("utf-8", "replace").strip().splitlines()[-1:]
             why = (tail[0] if tail else f"exit status {proc.returncode}")[:500]
             why = f"the sandbox returned no result: {why}"
-        return SandboxResult(False, "", why, mode == "bwrap" or None, tuple(layers))
-    layers += [x for x in res.get("layers") or [] if isinstance(x, str) and x not in layers]
+        return SandboxResult(False, "", why, netns, tuple(layers))
     return SandboxResult(
         bool(res.get("ok")),
         str(res.get("output") or ""),
         None if res.get("error") is None else str(res.get("error"))[:2000],
-        bool(res.get("netns")),
+        netns,
         tuple(layers),
     )
