@@ -155,3 +155,41 @@ def test_serve_passes_tool_bodies_only_to_backends_that_speak_them(serve) -> Non
     ]
     status, data = post({"model": "reference/span", "messages": tool_msg})
     assert status == 400  # a backend without chat_completion gets the ordinary path, which refuses
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "error"),
+    [
+        ("add_days", '{"calendar": "gregorian", "date": "2000-01-01", "n": 1e300}', "out of range"),
+        ("add_days", {"calendar": "gregorian", "date": "2000-01-01", "n": 10**12}, "out of range"),
+        ("add_days", {"calendar": "gregorian", "date": "2000-01-01", "n": True}, "integer"),
+        ("add_days", {"calendar": "gregorian", "date": "2000-01-01"}, "missing argument(s) n"),
+        ("add_days", {"calendar": "gregorian", "date": "x" * 65, "n": 1}, "longer than 64"),
+        (
+            "add_days",
+            '{"calendar": "gregorian", "date": "2000-01-01", "n": 1, "cmd": "rm"}',
+            "unknown argument(s) cmd",
+        ),  # fmt: skip
+        ("search_calendar", '{"source": ["gregorian"], "target": "hebrew"}', "must be a string"),
+        ("search_calendar", "[1, 2]", "must be a JSON object"),
+        ("search_calendar", "{" * 5000, "longer than 2000"),
+        ("search_calendar", '{"source": "gregorian", "target": "hebrew", "date": "2000-01', "JSON"),
+        ("add_years", {"calendar": "hebrew", "date": "5760-01-01", "n": 999_999}, "error"),
+    ],
+)
+def test_tool_arguments_are_validated_and_bounded(name: str, arguments, error: str) -> None:
+    ok, text = call_tool(name, arguments)
+    assert not ok and text.startswith("error: ") and error in text, text
+    assert len(text) < 300
+
+
+def test_sandbox_limits_come_from_model_options() -> None:
+    from chronoeval.core.errors import ChronoevalError
+    from chronoeval.suites.span.timeagent import sandbox_limits
+
+    limits, rest = sandbox_limits({"sandbox_cpu_s": "2", "sandbox_wall_s": "3.5", "x": 1})
+    assert (limits.cpu_s, limits.wall_s, rest) == (2, 3.5, {"x": 1})
+    with pytest.raises(ChronoevalError, match="out of range"):
+        sandbox_limits({"sandbox_memory_mb": "0"})
+    with pytest.raises(ChronoevalError, match="must be a number"):
+        sandbox_limits({"sandbox_cpu_s": "lots"})

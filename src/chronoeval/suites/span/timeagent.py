@@ -149,7 +149,7 @@ class CodeTimeAgent(Backend):
                 else ERROR_PROMPT.format(error=shown["error"])
             )
             messages += [
-                Message("assistant", (TextPart(text),)),
+                Message("assistant", (TextPart(redact(text)),)),
                 Message("user", (TextPart(follow),)),
             ]
         return Response(text=text, latency_s=time.perf_counter() - start, usage=usage, turns=turns)
@@ -246,7 +246,7 @@ def validate_tool_arguments(name: str, arguments: object) -> dict[str, Any]:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ValueError(f"{key} must be an integer, not {type(value).__name__}")
             if abs(value) > MAX_ABS_N:
-                raise ValueError(f"{key}={value} is out of range (|{key}| <= {MAX_ABS_N})")
+                raise ValueError(f"{key} is out of range (|{key}| <= {MAX_ABS_N})")
         elif not isinstance(value, str):
             raise ValueError(f"{key} must be a string, not {type(value).__name__}")
         elif len(value) > MAX_STRING:
