@@ -275,14 +275,15 @@ def bwrap_command(workdir: str) -> list[str] | None:
     cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
            "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL",
            *_ro_system_args()]  # fmt: skip
+    # --size (bwrap >= 0.9) caps the next tmpfs; older versions do not know it
+    size = ["--size", str(1 << 20)] if _bwrap_has_size(bwrap) else []
+    cmd += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp", *size, "--tmpfs",
+            "/dev/shm"]  # fmt: skip
+    # the interpreter's directories after /tmp's tmpfs, so a virtual environment under /tmp
+    # (a CI checkout) is not hidden by it
     for d in _interpreter_dirs():
         cmd += ["--ro-bind", d, d]
-    cmd += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--size", str(1 << 20)]
-    cmd += ["--tmpfs", "/dev/shm", "--bind", workdir, SANDBOX_DIR, "--chdir", SANDBOX_DIR, "--"]
-    # --size applies to the next tmpfs only in bwrap >= 0.9; older versions reject it
-    if not _bwrap_has_size(bwrap):
-        i = cmd.index("--size")
-        del cmd[i : i + 2]
+    cmd += ["--bind", workdir, SANDBOX_DIR, "--chdir", SANDBOX_DIR, "--"]
     return cmd
 
 
