@@ -88,3 +88,11 @@ def test_forced_bwrap_fails_closed_where_it_cannot_run(monkeypatch: pytest.Monke
     monkeypatch.setattr("chronoeval.suites.span.sandbox.bwrap_works", lambda: False)
     res = run_code("print(1)")
     assert not res.ok and "bubblewrap cannot run here" in (res.error or "") and not res.layers
+
+
+def test_auto_refuses_without_bwrap_or_root(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("CHRONOEVAL_SANDBOX", raising=False)
+    monkeypatch.setattr("chronoeval.suites.span.sandbox.bwrap_works", lambda: False)
+    monkeypatch.setattr("chronoeval.suites.span.sandbox.os.getuid", lambda: 1000)
+    res = run_code("print(1)")
+    assert not res.ok and "no OS isolation for model code here" in (res.error or ""), res

@@ -317,7 +317,10 @@ def bwrap_works() -> bool:
 
 
 def isolation_mode() -> str:
-    """``bwrap`` or ``process`` (``CHRONOEVAL_SANDBOX`` forces one; ``bwrap`` fails closed)."""
+    """``bwrap`` or ``process``. ``auto`` (the default): bubblewrap where it runs, else the
+    process fallback when the harness is root (it drops the child to uid 65534), else refuse:
+    code under the harness's own uid could read the harness's /proc environment. ``CHRONOEVAL_SANDBOX``
+    forces a mode (``bwrap`` fails closed; ``process`` accepts the same-uid fallback)."""
     want = os.environ.get("CHRONOEVAL_SANDBOX", "auto").strip().lower()
     if want == "process":
         return "process"
@@ -328,7 +331,15 @@ def isolation_mode() -> str:
                 "(not installed, or namespaces not allowed); see docs/security.md"
             )
         return "bwrap"
-    return "bwrap" if bwrap_works() else "process"
+    if bwrap_works():
+        return "bwrap"
+    if os.getuid() == 0:
+        return "process"
+    raise RuntimeError(
+        "no OS isolation for model code here: bubblewrap cannot run and the harness is not root "
+        "(install bubblewrap, run as root, or set CHRONOEVAL_SANDBOX=process to accept a sandbox "
+        "under your own uid; see docs/security.md)"
+    )
 
 
 def _kill_session(proc: subprocess.Popen[bytes]) -> None:
@@ -434,6 +445,8 @@ def _run(
         src = str(_src_root())
         if os.getuid() == 0:
             os.chown(workdir, NOBODY, NOBODY)
+        else:  # forced by CHRONOEVAL_SANDBOX=process: the code runs under the harness's uid
+            layers.append("same-uid (no uid boundary)")
     os.chmod(workdir, 0o700)
     payload = json.dumps(
         {
