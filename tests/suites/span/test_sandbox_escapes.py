@@ -14,6 +14,27 @@ from chronoeval.suites.span.sandbox import SandboxLimits, bwrap_works, run_code
 from suites.span.escapes import CATALOGUE, FALLBACK_SKIP, render, stray_files, survivors
 
 LIMITS = SandboxLimits(cpu_s=1, wall_s=4, memory_mb=128)
+KILLED = ("killed by signal", "timed out")
+EXPECT: dict[str, tuple[str, ...]] = {
+    # name -> one of these must be in the recorded error (the outcome, not just "some outcome")
+    "infinite_loop": KILLED,
+    "huge_integer": KILLED,
+    "sleep_forever": ("timed out",),
+    "stderr_flood": ("output limit exceeded",),
+    "stdout_flood_raw": ("output limit exceeded",),
+    "memory_bomb": ("MemoryError", *KILLED),
+    "output_bomb": ("MemoryError", "output limit exceeded", *KILLED),
+    "deep_recursion": ("RecursionError",),
+    "deep_recursion_unlimited": ("RecursionError", "MemoryError", *KILLED),
+    "huge_integer_print": ("Exceeds the limit",),
+    "subclasses_walk": ("refused",),
+}
+
+
+def _harness_env_values() -> list[str]:
+    """This process's initial environment (what /proc/<pid>/environ shows), long values only."""
+    raw = Path("/proc/self/environ").read_bytes().decode("utf-8", "replace")
+    return [v for _, _, v in (e.partition("=") for e in raw.split("\0")) if len(v) >= 20]
 MODES = ["bwrap", "process"]
 
 
@@ -53,6 +74,9 @@ def test_escape_is_contained(
     assert stray_files(marker, str(tmp_path)) == []
     assert survivors(marker) == []
     out = result.output + (result.error or "")
+    if name in EXPECT:
+        assert any(x in (result.error or "") for x in EXPECT[name]), result
+    assert not [v for v in _harness_env_values() if v in out], "harness environment leaked"
     assert "pwned" not in out and "wrote" not in out and "sent" not in out.split()
     if mode == "bwrap":  # nothing of the harness is visible: no /etc, /root or host processes
         assert "root:x:0:0" not in out and "PYTHONPATH" not in out
