@@ -34,7 +34,10 @@ EXPECT: dict[str, tuple[str, ...]] = {
 def _harness_env_values() -> list[str]:
     """This process's initial environment (what /proc/<pid>/environ shows), long values only."""
     raw = Path("/proc/self/environ").read_bytes().decode("utf-8", "replace")
-    return [v for _, _, v in (e.partition("=") for e in raw.split("\0")) if len(v) >= 20]
+    values = [v for _, _, v in (e.partition("=") for e in raw.split("\0")) if len(v) >= 20]
+    # a bare file path (the interpreter, a CA bundle) may show up legitimately; PATH (with ':')
+    # and non-path values may not
+    return [v for v in values if ":" in v or not v.startswith("/")]
 MODES = ["bwrap", "process"]
 
 
