@@ -198,9 +198,17 @@ class CoderServer:
     question gets the n-th attack of ``attacks`` (or, with ``honest``, the reference plan as
     code); after a code turn it answers from the output. Every request body is logged."""
 
-    def __init__(self, attacks: list[str] | None = None, *, honest: bool = False) -> None:
+    def __init__(
+        self,
+        attacks: list[str] | None = None,
+        *,
+        honest: bool = False,
+        tool_script: Any = None,
+    ) -> None:
         self.attacks = list(attacks or [])
         self.honest = honest
+        self.tool_script = tool_script
+        """For bodies with ``tools``: body -> the assistant message dict to return."""
         self.assigned: dict[str, str] = {}
         self.bodies: list[str] = []
         self.auth: list[str | None] = []
@@ -216,13 +224,15 @@ class CoderServer:
                 with server.lock:
                     server.bodies.append(raw.decode("utf-8", "replace"))
                     server.auth.append(self.headers.get("Authorization"))
-                text = (
-                    server.reply(json.loads(raw)) if self.path.endswith("/chat/completions") else ""
-                )
+                body = json.loads(raw) if self.path.endswith("/chat/completions") else {}
+                if body.get("tools") and server.tool_script is not None:
+                    message = server.tool_script(body)
+                else:
+                    message = {"role": "assistant", "content": server.reply(body) if body else ""}
                 data = json.dumps(
                     {"id": "x", "object": "chat.completion", "model": "coder",
                      "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant", "content": text}}],
+                                  "message": message}],
                      "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}
                 ).encode()  # fmt: skip
                 self.send_response(200)
