@@ -123,3 +123,8 @@ def test_auto_refuses_without_bwrap_or_root(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setattr("chronoeval.suites.span.sandbox.os.getuid", lambda: 1000)
     res = run_code("print(1)")
     assert not res.ok and "no OS isolation for model code here" in (res.error or ""), res
+
+
+def test_oversized_code_is_refused_before_running() -> None:
+    res = run_code("x = 1\n" * 60_000)
+    assert not res.ok and "longer than 100000" in (res.error or "") and not res.layers

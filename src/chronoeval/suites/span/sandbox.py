@@ -53,6 +53,8 @@ MAX_OUTPUT = 4000
 """Characters of printed output handed back (the tail)."""
 STREAM_CAP = 256 * 1024
 """Bytes read from each of the child's stdout/stderr; more is a flood: the child is killed."""
+MAX_CODE = 100_000
+"""Longest model code accepted (calendar code needs a few hundred characters)."""
 NOBODY = 65534
 SANDBOX_DIR = "/sandbox"
 """The working directory's path inside the bubblewrap sandbox."""
@@ -413,6 +415,8 @@ def run_code(
 ) -> SandboxResult:
     """Run model code in the sandbox and return what it printed or why it failed."""
     limits = limits or SandboxLimits(cpu_s=cpu_s, wall_s=wall_s, memory_mb=memory_mb)
+    if len(code) > MAX_CODE:
+        return SandboxResult(False, "", f"refused: code longer than {MAX_CODE} characters")
     if python_filters:
         refused = check_source(code)
         if refused is not None:
