@@ -123,3 +123,7 @@ def test_honest_coder_keeps_accuracy_through_chronoeval_run(tmp_path: Path) -> N
     layers = {tuple(t["layers"]) for r in records for t in r["turns"] if t["role"] == "code"}
     assert layers and all("empty-env" in ls for ls in layers)
     assert not [n for n in _needles() if n.decode() in "\n".join(server.bodies)]
+    config = json.loads((tmp_path / "run" / "config.json").read_text())
+    expected = "bwrap" if bwrap_works() else "process"
+    assert config["backend"]["isolation"] == expected
+    assert all(expected in ls for ls in layers)

@@ -116,8 +116,15 @@ class CodeTimeAgent(Backend):
         self.identity = f"timeagent-code-v{PROTOCOL_VERSION}{suffix}/{inner.identity}"
 
     def describe(self) -> dict[str, Any]:
+        from chronoeval.suites.span.sandbox import isolation_mode
+
+        try:
+            isolation = isolation_mode()
+        except RuntimeError as exc:
+            isolation = f"none: {exc}"
         return {"identity": self.identity, "inner": self.inner.describe(), "cpu_s": self.cpu_s,
-                "wall_s": self.wall_s, "memory_mb": self.limits.memory_mb}  # fmt: skip
+                "wall_s": self.wall_s, "memory_mb": self.limits.memory_mb,
+                "isolation": isolation}  # fmt: skip
 
     async def generate(self, request: Request) -> Response:
         from chronoeval.suites.span.sandbox import run_code
