@@ -298,16 +298,23 @@ def _bwrap_has_size(bwrap: str) -> bool:
     return "--size" in out.stdout + out.stderr
 
 
+_PROBE = (
+    "import sys; sys.path.insert(0, sys.argv[1]); "
+    "import chronoeval.suites.span.calendar_api; print('ok')"
+)
+
+
 @functools.cache
 def bwrap_works() -> bool:
-    """Whether bubblewrap can create the sandbox here (installed, namespaces allowed)."""
+    """Whether bubblewrap can create the sandbox here (installed, namespaces allowed) with the
+    interpreter, its packages and the calendar API importable inside (probed once per process)."""
     with tempfile.TemporaryDirectory(prefix="chronoeval-probe-") as d:
         cmd = bwrap_command(d)
         if cmd is None:
             return False
         try:
             proc = subprocess.run(
-                [*cmd, sys.executable, "-I", "-c", "import rich; print('ok')"],
+                [*cmd, sys.executable, "-I", "-c", _PROBE, str(_src_root())],
                 capture_output=True,
                 text=True,
                 timeout=30,
