@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from chronoeval.core.redact import redact
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
     key TEXT PRIMARY KEY,
@@ -107,6 +109,7 @@ class RunStore:
         turns: list[dict[str, Any]] | None = None,
     ) -> None:
         """Store one outcome (committed immediately). An answer is never overwritten by an error."""
+        text, error, turns = redact((text, error, turns))  # secret values never reach the run dir
         self.conn.execute(
             """
             INSERT INTO responses (key, item_id, task, backend, text, error, latency_s, usage,

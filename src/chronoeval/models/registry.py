@@ -13,6 +13,7 @@ from typing import Any
 
 from chronoeval.core.errors import ChronoevalError, UnknownNameError
 from chronoeval.core.items import Item
+from chronoeval.core.redact import register_secret_env
 from chronoeval.core.task import Task
 from chronoeval.models.base import Backend
 
@@ -53,7 +54,9 @@ def make_backend(
         factory = _FACTORIES[name]
     except KeyError:
         raise UnknownNameError("model backend", name, list(_FACTORIES)) from None
-    return factory(arg, task, items or [], options or BackendOptions())
+    options = options or BackendOptions()
+    register_secret_env(options.api_key_env)  # its value is redacted from run dirs and turns
+    return factory(arg, task, items or [], options)
 
 
 def known_backends() -> list[str]:

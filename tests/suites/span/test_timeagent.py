@@ -155,3 +155,87 @@ def test_serve_passes_tool_bodies_only_to_backends_that_speak_them(serve) -> Non
     ]
     status, data = post({"model": "reference/span", "messages": tool_msg})
     assert status == 400  # a backend without chat_completion gets the ordinary path, which refuses
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "error"),
+    [
+        ("add_days", '{"calendar": "gregorian", "date": "2000-01-01", "n": 1e300}', "out of range"),
+        ("add_days", {"calendar": "gregorian", "date": "2000-01-01", "n": 10**12}, "out of range"),
+        ("add_days", {"calendar": "gregorian", "date": "2000-01-01", "n": True}, "integer"),
+        ("add_days", {"calendar": "gregorian", "date": "2000-01-01"}, "missing argument(s) n"),
+        ("add_days", {"calendar": "gregorian", "date": "x" * 65, "n": 1}, "longer than 64"),
+        (
+            "add_days",
+            '{"calendar": "gregorian", "date": "2000-01-01", "n": 1, "cmd": "rm"}',
+            "unknown argument(s) cmd",
+        ),  # fmt: skip
+        ("search_calendar", '{"source": ["gregorian"], "target": "hebrew"}', "must be a string"),
+        ("search_calendar", "[1, 2]", "must be a JSON object"),
+        ("search_calendar", "{" * 5000, "longer than 2000"),
+        ("search_calendar", '{"source": "gregorian", "target": "hebrew", "date": "2000-01', "JSON"),
+        ("add_years", {"calendar": "hebrew", "date": "5760-01-01", "n": 999_999}, "error"),
+    ],
+)
+def test_tool_arguments_are_validated_and_bounded(name: str, arguments, error: str) -> None:
+    ok, text = call_tool(name, arguments)
+    assert not ok and text.startswith("error: ") and error in text, text
+    assert len(text) < 300
+
+
+def test_sandbox_limits_come_from_model_options() -> None:
+    from chronoeval.core.errors import ChronoevalError
+    from chronoeval.suites.span.timeagent import sandbox_limits
+
+    limits, rest = sandbox_limits({"sandbox_cpu_s": "2", "sandbox_wall_s": "3.5", "x": 1})
+    assert (limits.cpu_s, limits.wall_s, rest) == (2, 3.5, {"x": 1})
+    with pytest.raises(ChronoevalError, match="out of range"):
+        sandbox_limits({"sandbox_memory_mb": "0"})
+    with pytest.raises(ChronoevalError, match="must be a number"):
+        sandbox_limits({"sandbox_cpu_s": "lots"})
+
+
+def test_tool_mode_survives_hostile_tool_calls() -> None:
+    """A model answering with malformed, oversized and too many tool calls: each bad call is a
+    recorded failed turn with a clear error, the loop ends with the model's answer."""
+    from chronoeval.suites.span.timeagent import ToolsTimeAgent
+    from suites.span.escapes import CoderServer
+
+    def fn(name: str, arguments: object) -> dict:
+        return {"id": "c", "type": "function", "function": {"name": name, "arguments": arguments}}
+
+    hostile = [
+        "not a call",
+        {"function": "not a dict"},
+        fn("add_days", "{" * 100_000),
+        fn("add_days", '{"calendar": "gregorian", "date": "2000-01-01", "n": 10000000000}'),
+        fn("add_days", '{"calendar": "gregorian", "date": "2000-01-01", "n": 1, "__class__": 1}'),
+        fn("__import__", '{"name": "os"}'),
+        *[fn("add_days", '{"calendar": "gregorian", "date": "2000-01-01", "n": 1}')] * 10,
+    ]
+
+    def script(body: dict) -> dict:
+        if any(m.get("role") == "tool" for m in body["messages"]):
+            return {"role": "assistant", "content": "Answer: 2000-01-02"}
+        return {"role": "assistant", "content": None, "tool_calls": hostile}
+
+    server = CoderServer(tool_script=script)
+    try:
+        agent = ToolsTimeAgent(server.url, "m", api_key_env="NO_SUCH_KEY", timeout_s=30)
+        req = Request((Message("user", (TextPart("When?"),)),))
+        resp = asyncio.run(agent.generate(req))
+        asyncio.run(agent.aclose())
+    finally:
+        server.stop()
+    assert resp.text == "Answer: 2000-01-02"
+    tools = [t for t in resp.turns if t["role"] == "tool"]
+    assert len(tools) == len(hostile) - 1  # the non-dict entry is dropped, the rest answered
+    errors = [t["content"] for t in tools if not t["ok"]]
+    assert any("longer than 2000" in e for e in errors)
+    assert any("out of range" in e for e in errors)
+    assert any("unknown argument(s) __class__" in e for e in errors)
+    assert any("unknown tool" in e for e in errors)
+    assert any("more than 8 tool calls" in e for e in errors)
+    # the 5 bad calls take the first slots; of the 10 good ones only 3 fit under the cap of 8
+    assert [t["ok"] for t in tools] == [False] * 5 + [True] * 3 + [False] * 7
+    assert all(len(t["content"]) < 300 for t in tools)

@@ -17,6 +17,7 @@ protocols from the question text (the reference agent's plan), to serve with ``c
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import os
 import re
@@ -28,10 +29,12 @@ import aiohttp
 
 from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.items import Item, Message, TextPart
+from chronoeval.core.redact import redact
 from chronoeval.core.task import Task
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
 from chronoeval.models.registry import BackendOptions, make_backend, register_backend, split_spec
+from chronoeval.suites.span.sandbox import SandboxLimits
 
 MAX_ROUNDS = 4
 PROTOCOL_VERSION = 1
@@ -69,14 +72,59 @@ def extract_code(text: str) -> str | None:
     return blocks[-1] if blocks else None
 
 
+SANDBOX_OPTIONS = {"sandbox_cpu_s": "cpu_s", "sandbox_wall_s": "wall_s",
+                   "sandbox_memory_mb": "memory_mb"}  # fmt: skip
+"""``--model-opt`` keys of the code mode (read here, not passed to the inner backend)."""
+
+
+def sandbox_limits(extra: dict[str, Any]) -> tuple[SandboxLimits, dict[str, Any]]:
+    """The sandbox limits named in backend options, and the options left for the inner model."""
+    rest = {k: v for k, v in extra.items() if k not in SANDBOX_OPTIONS}
+    values: dict[str, Any] = {}
+    for key, attr in SANDBOX_OPTIONS.items():
+        if key not in extra:
+            continue
+        try:
+            value = float(extra[key]) if attr == "wall_s" else int(extra[key])
+        except (TypeError, ValueError):
+            raise ChronoevalError(f"timeagent: --model-opt {key} must be a number") from None
+        if not 0 < value <= (4096 if attr == "memory_mb" else 600):
+            raise ChronoevalError(f"timeagent: --model-opt {key}={extra[key]} is out of range")
+        values[attr] = value
+    return SandboxLimits(**values), rest
+
+
 class CodeTimeAgent(Backend):
-    def __init__(self, inner: Backend, *, cpu_s: int = 5, wall_s: float = 20.0) -> None:
+    def __init__(
+        self,
+        inner: Backend,
+        *,
+        cpu_s: int = 5,
+        wall_s: float = 20.0,
+        limits: SandboxLimits | None = None,
+    ) -> None:
         self.inner = inner
-        self.identity = f"timeagent-code-v{PROTOCOL_VERSION}/{inner.identity}"
-        self.cpu_s, self.wall_s = cpu_s, wall_s
+        self.limits = limits or SandboxLimits(cpu_s=cpu_s, wall_s=wall_s)
+        self.cpu_s, self.wall_s = self.limits.cpu_s, self.limits.wall_s
+        suffix = (
+            ""
+            if self.limits == SandboxLimits()
+            else (
+                f"[cpu={self.limits.cpu_s},wall={self.limits.wall_s:g},mem={self.limits.memory_mb}]"
+            )
+        )
+        self.identity = f"timeagent-code-v{PROTOCOL_VERSION}{suffix}/{inner.identity}"
 
     def describe(self) -> dict[str, Any]:
-        return {"identity": self.identity, "inner": self.inner.describe(), "cpu_s": self.cpu_s}
+        from chronoeval.suites.span.sandbox import isolation_mode
+
+        try:
+            isolation = isolation_mode()
+        except RuntimeError as exc:
+            isolation = f"none: {exc}"
+        return {"identity": self.identity, "inner": self.inner.describe(), "cpu_s": self.cpu_s,
+                "wall_s": self.wall_s, "memory_mb": self.limits.memory_mb,
+                "isolation": isolation}  # fmt: skip
 
     async def generate(self, request: Request) -> Response:
         from chronoeval.suites.span.sandbox import run_code
@@ -98,15 +146,17 @@ class CodeTimeAgent(Backend):
             code = extract_code(text)
             if code is None:
                 break
-            result = await asyncio.to_thread(run_code, code, cpu_s=self.cpu_s, wall_s=self.wall_s)
-            turns.append({"role": "code", "code": code, **result.to_json()})
+            result = await asyncio.to_thread(run_code, code, limits=self.limits)
+            # defence in depth: whatever the code printed, no secret value goes on
+            shown = redact(result.to_json())
+            turns.append({"role": "code", "code": code, **shown})
             follow = (
-                RESULT_PROMPT.format(output=result.output.strip() or "(nothing printed)")
+                RESULT_PROMPT.format(output=str(shown["output"]).strip() or "(nothing printed)")
                 if result.ok
-                else ERROR_PROMPT.format(error=result.error)
+                else ERROR_PROMPT.format(error=shown["error"])
             )
             messages += [
-                Message("assistant", (TextPart(text),)),
+                Message("assistant", (TextPart(redact(text)),)),
                 Message("user", (TextPart(follow),)),
             ]
         return Response(text=text, latency_s=time.perf_counter() - start, usage=usage, turns=turns)
@@ -152,21 +202,81 @@ TOOLS = [
 ]
 
 
+MAX_ARGUMENTS_CHARS = 2000
+"""Longest tool-call ``arguments`` accepted (the calendar tools need well under 200)."""
+MAX_STRING = 64
+MAX_ABS_N = 1_000_000
+"""|n| and |year| bound: far beyond any calendar range the backends cover."""
+MAX_CALLS_PER_TURN = 8
+_ARG_TYPES: dict[str, dict[str, tuple[type, bool]]] = {
+    # name -> argument -> (type, required)
+    "search_calendar": {"source": (str, True), "target": (str, True), "date": (str, False),
+                        "festival": (str, False), "year": (int, False)},
+    "add_days": {"calendar": (str, True), "date": (str, True), "n": (int, True)},
+    "add_years": {"calendar": (str, True), "date": (str, True), "n": (int, True)},
+}  # fmt: skip
+
+
+def validate_tool_arguments(name: str, arguments: object) -> dict[str, Any]:
+    """The tool call's arguments as a checked dict; ``ValueError`` with a clear message if not.
+
+    Tool arguments are model output: size, JSON shape, names, types and ranges are all checked
+    before anything runs."""
+    spec = _ARG_TYPES[name]
+    if isinstance(arguments, str):
+        if len(arguments) > MAX_ARGUMENTS_CHARS:
+            raise ValueError(f"arguments longer than {MAX_ARGUMENTS_CHARS} characters")
+        try:
+            args = json.loads(arguments) if arguments.strip() else {}
+        except ValueError as exc:
+            raise ValueError(f"arguments are not valid JSON ({exc.msg})") from None
+    else:
+        args = arguments
+    if not isinstance(args, dict):
+        raise ValueError("arguments must be a JSON object")
+    unknown = sorted(str(k)[:MAX_STRING] for k in args if k not in spec)
+    if unknown:
+        raise ValueError(
+            f"unknown argument(s) {', '.join(unknown)}; {name} takes {', '.join(spec)}"
+        )
+    missing = [k for k, (_, req) in spec.items() if req and args.get(k) is None]
+    if missing:
+        raise ValueError(f"missing argument(s) {', '.join(missing)} for {name}")
+    out: dict[str, Any] = {}
+    for key, value in args.items():
+        kind = spec[key][0]
+        if value is None:
+            continue
+        if kind is int:
+            if isinstance(value, float) and value.is_integer():
+                value = int(value)
+            if isinstance(value, bool) or not isinstance(value, int):
+                raise ValueError(f"{key} must be an integer, not {type(value).__name__}")
+            if abs(value) > MAX_ABS_N:
+                raise ValueError(f"{key} is out of range (|{key}| <= {MAX_ABS_N})")
+        elif not isinstance(value, str):
+            raise ValueError(f"{key} must be a string, not {type(value).__name__}")
+        elif len(value) > MAX_STRING:
+            raise ValueError(f"{key} is longer than {MAX_STRING} characters")
+        out[key] = value
+    return out
+
+
 def call_tool(name: str, arguments: str | dict[str, Any]) -> tuple[bool, str]:
-    """Run one tool call in process: (ok, result or error text)."""
+    """Run one tool call in process: (ok, result or error text). Never raises."""
     from chronoeval.suites.span import calendar_api
 
     fns = {"search_calendar": calendar_api.search_calendar, "add_days": calendar_api.add_days,
            "add_years": calendar_api.add_years}  # fmt: skip
     if name not in fns:
-        return False, f"error: unknown tool {name!r}; tools: {', '.join(fns)}"
+        return False, f"error: unknown tool {str(name)[:MAX_STRING]!r}; tools: {', '.join(fns)}"
     try:
-        args = json.loads(arguments) if isinstance(arguments, str) else dict(arguments)
-        if not isinstance(args, dict):
-            raise ValueError("arguments must be a JSON object")
+        args = validate_tool_arguments(name, arguments)
         return True, str(fns[name](**args))
-    except (ValueError, TypeError) as exc:  # CalendarError is a ValueError
-        return False, f"error: {exc}"
+    except (ValueError, TypeError, OverflowError) as exc:  # CalendarError is a ValueError
+        return False, f"error: {name}: {str(exc)[:300]}"
+    except Exception as exc:  # noqa: BLE001 - a tool failure is a turn the model sees, never fatal
+        return False, f"error: {name}: {type(exc).__name__}: {str(exc)[:300]}"
 
 
 class ToolsTimeAgent(Backend):
@@ -226,18 +336,28 @@ class ToolsTimeAgent(Backend):
                     usage[k] = usage.get(k, 0) + v
             msg = data["choices"][0]["message"]
             calls = msg.get("tool_calls") or []
+            calls = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
             turns.append({"role": "assistant", "content": msg.get("content"), "tool_calls": calls})
             if not calls:
                 text = msg.get("content") or ""
+                text = text if isinstance(text, str) else json.dumps(text)
                 return Response(
                     text=text, latency_s=time.perf_counter() - start, usage=usage, turns=turns
                 )
             messages.append(
                 {"role": "assistant", "content": msg.get("content"), "tool_calls": calls}
             )
-            for call in calls:
-                fn = call.get("function") or {}
-                ok, result = call_tool(str(fn.get("name")), fn.get("arguments") or "{}")
+            for i, call in enumerate(calls):
+                fn = call.get("function")
+                fn = fn if isinstance(fn, dict) else {}
+                if i >= MAX_CALLS_PER_TURN:
+                    ok, result = (
+                        False,
+                        f"error: more than {MAX_CALLS_PER_TURN} tool calls in one turn",
+                    )
+                else:
+                    ok, result = call_tool(str(fn.get("name")), fn.get("arguments") or "{}")
+                result = redact(result)
                 turns.append({"role": "tool", "tool_call_id": call.get("id"), "name": fn.get("name"),
                               "arguments": fn.get("arguments"), "ok": ok, "content": result})  # fmt: skip
                 messages.append({"role": "tool", "tool_call_id": call.get("id"), "content": result})
@@ -254,7 +374,9 @@ class ToolsTimeAgent(Backend):
 def _timeagent(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
     mode, _, inner = (arg or "").partition(":")
     if mode == "code" and inner:
-        return CodeTimeAgent(make_backend(inner, task, items, opts))
+        limits, rest = sandbox_limits(opts.extra)
+        inner_opts = dataclasses.replace(opts, extra=rest)
+        return CodeTimeAgent(make_backend(inner, task, items, inner_opts), limits=limits)
     if mode == "tools" and inner:
         name, model = split_spec(inner)
         if name != "openai" or not model or not opts.base_url:
