@@ -1,0 +1,47 @@
+"""MINED's tables (paper Table 3 = CEM, Table 9 = F1) as declarative specs for
+:mod:`chronoeval.report.paper_tables`.
+
+Every cell is the released file score (per sample, the mean over its non-empty prompt versions,
+:func:`~chronoeval.suites.mined.metrics.sample_score`; then the mean over samples), resampled over
+*samples*: the four prompt versions of one sample are one unit, never four. Avg. is the unweighted
+mean of the eleven dimensions (as the paper's Avg. column), its interval from the dimensions'
+replicates (different dimensions are different samples, resampled independently).
+"""
+
+from __future__ import annotations
+
+from chronoeval.report.paper_tables import Col, Combine, Mean, TableSpec, average
+from chronoeval.suites.mined.metrics import sample_score
+
+DIMENSIONS = (
+    ("Cog.", "T.A", "mined_time_agnostic"),
+    ("Cog.", "T.I.A", "mined_temporal_interval"),
+    ("Cog.", "T.S.A", "mined_timestamp"),
+    ("Awa.", "F.M.C", "mined_awareness_future"),
+    ("Awa.", "P.M.C", "mined_awareness_past"),
+    ("Tru.", "P.U.D", "mined_previous_unanswerable_date"),
+    ("Tru.", "F.U.D", "mined_future_unanswerable_date"),
+    ("Und.", "I.T.C", "mined_understanding"),
+    ("Rea.", "R.K", "mined_ranking"),
+    ("Rea.", "C.A", "mined_calculation"),
+    ("Rob.", "A.T.E", "mined_robustness"),
+)
+
+
+def _reduce(key: str):  # type: ignore[no-untyped-def]
+    return lambda group: sample_score(group, key) / 100.0
+
+
+def _table(name: str, title: str, key: str) -> TableSpec:
+    cols = [
+        Col(label, label, Mean(task, key, unit="sample", reduce=_reduce(key)), group)
+        for group, label, task in DIMENSIONS
+    ]
+    cols.append(Col("avg", "Avg.", Combine(tuple(c.key for c in cols), average)))
+    return TableSpec(name, title, tuple(cols))
+
+
+TABLES = [
+    _table("mined_table3", "Table 3: CEM (%) per dimension and Avg.", "cem"),
+    _table("mined_table9", "Table 9: F1 (%) per dimension and Avg.", "f1"),
+]
