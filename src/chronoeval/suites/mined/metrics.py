@@ -17,6 +17,8 @@ Aggregates (values are fractions; × 100 gives the paper's numbers):
   four / in at least one.
 - ``loi`` (time-agnostic only; paper Exp 3, Table 4): Latest / Outdated / Irrelevant shares.
 - ``yes_no_leak``: share of non-empty outputs that contain both "yes" and "no".
+- ``gold_majority``: the share of samples whose (VQA-normalised) gold is the most common gold
+  (``gold``): the score of always answering it, the chance level where golds are unbalanced.
 """
 
 from __future__ import annotations
@@ -125,6 +127,15 @@ def aggregate_mined(records: list[SampleRecord], *, seed: int = 0) -> dict[str, 
         out["loi"] = {
             lab: mean_metric([float(x == lab) for x in labels], seed=seed)
             for lab in ("latest", "outdated", "irrelevant")
+        }
+    golds = [vqa_normalize(str(g[0].target)) for g in groups.values()]
+    if golds:
+        top = max(set(golds), key=golds.count)
+        out["gold_majority"] = {
+            "value": golds.count(top) / len(golds),
+            "ci95": None,
+            "n": len(golds),
+            "gold": top,
         }
     out["counts"] = {
         "samples": len(groups),

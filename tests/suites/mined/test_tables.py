@@ -1,0 +1,76 @@
+"""MINED Table 3 from three runs on the first three samples of every released file: cells are the
+released per-sample score resampled over samples (not prompt versions), Avg. is the mean of the
+eleven dimensions, paired tests group a sample's four versions, and Robustness's chance level is
+the gold distribution's majority share."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from chronoeval import api
+from chronoeval.core.registry import get_task
+from chronoeval.report import paper_tables as pt
+from chronoeval.report.compare import paired_test
+from chronoeval.report.runs import load_run
+from chronoeval.suites.mined.tables import DIMENSIONS, TABLES
+from suites.mined.mined_helpers import PEERS
+
+pytestmark = pytest.mark.skipif(not PEERS.is_dir(), reason=f"released MINED files not at {PEERS}")
+N = 3
+MODELS = ("constant:Yes", "constant:unknown", "constant:Tim Cook")
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> list[Path]:
+    root = tmp_path_factory.mktemp("mined_tables")
+    data = root / "data"
+    data.mkdir()
+    for f in PEERS.glob("Dimension*.json"):
+        (data / f.name).write_text(json.dumps(json.loads(f.read_text())[:N]))
+    tasks = [t for _, _, t in DIMENSIONS]
+    out = []
+    for m in MODELS:
+        d = root / api.slug(m)
+        api.run(tasks, m, data=data, params={"allow_missing_images": True}, run_dir=d,
+                progress=False, plots=False)  # fmt: skip
+        out.append(d)
+    return out
+
+
+def test_table3_cells_avg_and_unit(runs: list[Path]) -> None:
+    loaded = [load_run(d) for d in runs]
+    table = pt.build_table(TABLES[0], loaded)
+    assert [r.model for r in table.rows] == list(MODELS)
+    for run, row in zip(loaded, table.rows, strict=True):
+        values = []
+        for _, label, task in DIMENSIONS:
+            cell = row.cells[label]
+            released = run.task_entry(task)["metrics"]["overall"]["cem"]["value"]
+            assert cell.value == pytest.approx(100 * released)  # the released file score
+            assert cell.n == N  # samples, not N x 4 prompt versions
+            values.append(cell.value)
+        avg = row.cells["avg"]
+        assert avg.value == pytest.approx(sum(values) / 11)  # the paper's Avg. column
+        assert avg.ci95 is not None and avg.ci95[0] <= avg.value + 1e-9 <= avg.ci95[1] + 1e-9
+    yes = table.rows[0].cells
+    assert yes["A.T.E"].value == pytest.approx(100.0)  # every robustness gold is "Yes"
+    assert yes["A.T.E"].best
+
+
+def test_robustness_chance_is_the_gold_majority(runs: list[Path]) -> None:
+    run = load_run(runs[1])
+    metrics = run.task_entry("mined_robustness")["metrics"]
+    assert metrics["gold_majority"]["value"] == 1.0 and metrics["gold_majority"]["gold"] == "yes"
+    assert get_task("mined_robustness").chance(metrics) == 1.0
+    assert get_task("mined_ranking").chance(run.task_entry("mined_ranking")["metrics"]) == 0.5
+
+
+def test_paired_test_resamples_samples_not_versions(runs: list[Path]) -> None:
+    a, b = load_run(runs[0]), load_run(runs[1])
+    test = paired_test(a, b, "mined_robustness")
+    assert test.n == N and "per sample" in test.score_key
+    assert test.mean_a == pytest.approx(1.0) and test.mean_b == pytest.approx(0.0)
+    assert test.mcnemar == {"a_only": N, "b_only": 0, "p": 2 * 0.5**N}
