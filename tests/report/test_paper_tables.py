@@ -155,3 +155,20 @@ def test_html_report_embeds_paper_tables(lit_runs: list[Path], tmp_path: Path) -
     page = out.read_text()
     assert "<section id=paper-tables>" in page and "Table 1: ClockQA and CalendarQA" in page
     assert "<b>50.00 [" in page
+
+
+def test_default_time_bias_by_hand(lit_runs: list[Path]) -> None:
+    """a answers 6:30:30 on 3 of its 6 answered items (the others are distinct golds); the
+    constant model answers 6:30 on all 12; nobody answers 10:10."""
+    from chronoeval.suites.lost_in_time.tables import DEFAULT_TIME
+
+    runs = [load_run(d) for d in lit_runs]
+    cells = _cells(pt.build_table(DEFAULT_TIME, runs))
+    assert cells["scripted:a"]["top"].value == pytest.approx(50.0)
+    assert cells["scripted:a"]["top"].n == 6
+    assert cells["constant:6:30:30"]["top"].value == pytest.approx(100.0)
+    assert cells["constant:6:30:30"]["ten_ten"].value == 0.0
+    bias = runs[2].task_entry("clockqa")["metrics"]["default_time"]
+    assert bias["top_answer"] == "6:30" and bias["top_share"]["value"] == 1.0
+    assert bias["top_gold_share"]["value"] == 0.0 and bias["top_share"]["n"] == 12
+    assert bias["share_10:10"]["value"] == 0.0

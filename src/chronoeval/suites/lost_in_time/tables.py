@@ -13,7 +13,7 @@ import numpy as np
 
 from chronoeval.report.paper_tables import Col, Mean, Statistic, TableSpec
 from chronoeval.suites.lost_in_time.answers import WEEKDAYS
-from chronoeval.suites.lost_in_time.metrics import macro_prf
+from chronoeval.suites.lost_in_time.metrics import hour_minute, macro_prf, top_answer_share
 
 STYLES = ("easy", "basic", "black_dial", "no_second_hand", "roman", "arrow_hands")
 
@@ -64,4 +64,34 @@ BY_STYLE = TableSpec(
     ),
 )
 
-TABLES = [TABLE1, BY_STYLE]
+
+def _answered_hm(records: list) -> np.ndarray:
+    """The answered H:MM of every answered ClockQA sample."""
+    hm = [hour_minute(str(r.answer)) for r in records if r.status == "answered"]
+    return np.array([h for h in hm if h is not None], dtype=str)
+
+
+DEFAULT_TIME = TableSpec(
+    "lost_in_time_default_time",
+    "ClockQA default-time bias (% of answered samples)",
+    (
+        Col(
+            "top",
+            "Most frequent answer's share",
+            Statistic("clockqa", _answered_hm, top_answer_share),
+            "Default time",
+            higher=None,
+        ),
+        Col(
+            "ten_ten",
+            "10:10 share",
+            Statistic("clockqa", _answered_hm, lambda a: float((a == "10:10").mean())),
+            "Default time",
+            higher=None,
+        ),
+    ),
+    note="A model that reads clocks answers each time about as often as it is the gold; a share "
+    "far above the gold's (results.json default_time.top_gold_share) is a collapse onto one time.",
+)
+
+TABLES = [TABLE1, BY_STYLE, DEFAULT_TIME]
