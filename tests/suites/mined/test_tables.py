@@ -74,3 +74,36 @@ def test_paired_test_resamples_samples_not_versions(runs: list[Path]) -> None:
     assert test.n == N and "per sample" in test.score_key
     assert test.mean_a == pytest.approx(1.0) and test.mean_b == pytest.approx(0.0)
     assert test.mcnemar == {"a_only": N, "b_only": 0, "p": 2 * 0.5**N}
+
+
+def test_context_label_by_hand() -> None:
+    from chronoeval.suites.mined.metrics import context_label
+
+    names = ["Michael Scott", "Mike Markkula", "John Sculley", "Tim Cook"]
+    args = ("Mike Markkula", "Michael Scott", names)
+    assert context_label("It was Mike Markkula.", *args) == "correct"
+    assert context_label("Michael Scott was the CEO.", *args) == "context"
+    assert context_label("John Sculley", *args) == "other"
+    assert context_label("I do not know.", *args) == "irrelevant"
+    assert context_label("", *args) == "irrelevant"
+
+
+def test_table5_misaligned_context(runs: list[Path]) -> None:
+    """constant:Yes names no attribute value: every output is irrelevant; the shares of each
+    sample's outputs sum to 1 with the correct share."""
+    from chronoeval.suites.mined.tables import TABLE5
+
+    loaded = [load_run(d) for d in runs]
+    cells = {r.model: r.cells for r in pt.build_table(TABLE5, loaded).rows}
+    yes = cells["constant:Yes"]
+    assert yes["mined_awareness_past_irrelevant"].value == pytest.approx(100.0)
+    assert yes["mined_awareness_past_context"].value == 0.0
+    assert yes["mined_awareness_past_irrelevant"].n == N
+    for run in loaded:
+        m = run.task_entry("mined_awareness_future")["metrics"]["misaligned_context"]
+        total = sum(m[k]["value"] for k in ("correct", "context", "other", "irrelevant"))
+        assert total == pytest.approx(1.0)
+        row = cells[run.model]
+        assert row["mined_awareness_future_context"].value == pytest.approx(
+            100 * m["context"]["value"]
+        )

@@ -132,6 +132,11 @@ class MinedTask(Task):
                     "source_id": raw["id"],
                     "subject": raw["subject"],
                     "names": [a.name for a in s.attributes],
+                    **(
+                        {"context_value": str(raw["context_subject"])}
+                        if raw.get("context_subject")
+                        else {}
+                    ),
                 },
             )
             yield from sample_items(
