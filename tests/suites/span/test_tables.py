@@ -22,9 +22,12 @@ REPLY = "Let me think. The converted date falls on that day, so the answer is ye
 TOKENS = 17
 
 
+SEEN: list[dict] = []
+
+
 class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802
-        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        SEEN.append(json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0)))))
         body = json.dumps(
             {
                 "id": "x",
@@ -105,3 +108,25 @@ def test_accuracy_by_group_by_hand(runs: list[Path]) -> None:
     assert yes["content"].value == 0.0  # "yes" is no date
     assert table.rows[1].cells["all"].value == pytest.approx(100.0)  # the reference agent
     assert table.rows[1].cells["all"].best
+
+
+def test_cot_baseline_sends_the_cot_prompt_and_pairs_with_the_plain_model(
+    server: str, runs: list[Path], tmp_path: Path
+) -> None:
+    from chronoeval.report.compare import paired_test
+    from chronoeval.suites.span.baselines import COT_SYSTEM
+
+    SEEN.clear()
+    d = tmp_path / "cot"
+    api.run(["span"], "timeagent:cot:openai:yes-sayer",
+            params={"eval_dates": "1960-07-01,2060-07-01", "n": 40}, seed=1, run_dir=d,
+            backend_options=BackendOptions(base_url=server, api_key_env="NO_SUCH_KEY_ENV"),
+            progress=False, plots=False)  # fmt: skip
+    assert len(SEEN) == 40
+    assert all(b["messages"][0] == {"role": "system", "content": COT_SYSTEM} for b in SEEN)
+    assert all(b["messages"][1]["role"] == "user" for b in SEEN)
+    cot, plain = load_run(d), load_run(runs[0])
+    test = paired_test(plain, cot, "span")  # same items, same replies: no difference
+    assert test.n == 40 and test.diff == 0.0
+    cells = {r.model: r.cells for r in pt.build_table(AGREEMENT, [plain, cot]).rows}
+    assert cells["timeagent:cot:openai:yes-sayer"]["tokens"].value == pytest.approx(TOKENS)
