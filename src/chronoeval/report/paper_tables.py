@@ -203,6 +203,8 @@ class Col:
     scale: float = 100.0
     higher: bool | None = True
     digits: int = 2
+    hidden: bool = False
+    """An input of a :class:`Combine` column that the rendered table does not show."""
 
 
 @dataclass(frozen=True)
@@ -216,6 +218,10 @@ class TableSpec:
     rank_by: str | None = None
     average_row: bool = False
     note: str = ""
+
+    @property
+    def shown(self) -> tuple[Col, ...]:
+        return tuple(c for c in self.columns if not c.hidden)
 
     def tasks(self) -> list[str]:
         return list(
@@ -408,7 +414,7 @@ def _md_cell(text: str) -> str:
 def to_markdown(table: Table) -> str:
     spec = table.spec
     head = ["Model"] + [
-        (f"{c.group}: " if c.group else "") + c.label + _arrow(c) for c in spec.columns
+        (f"{c.group}: " if c.group else "") + c.label + _arrow(c) for c in spec.shown
     ]
     if spec.rank_by:
         head.append("Rank")
@@ -418,14 +424,14 @@ def to_markdown(table: Table) -> str:
     lines += ["| " + " | ".join(_md_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
     for row in table.rows:
         cells = [_md_cell(row.model)]
-        for c in spec.columns:
+        for c in spec.shown:
             text = _md_cell(cell_text(row.cells[c.key], c.digits))
             cells.append(f"**{text}**" if row.cells[c.key].best else text)
         if spec.rank_by:
             cells.append("—" if row.rank is None else str(row.rank))
         lines.append("| " + " | ".join(cells) + " |")
     if spec.average_row:
-        avg = ["Average"] + [_num(table.average[c.key], c.digits) for c in spec.columns]
+        avg = ["Average"] + [_num(table.average[c.key], c.digits) for c in spec.shown]
         lines.append("| " + " | ".join(avg + (["—"] if spec.rank_by else [])) + " |")
     lines += ["", "Bold: best per column. 95% percentile-bootstrap intervals in brackets.", ""]
     return "\n".join(lines)
@@ -453,7 +459,7 @@ def tex_escape(text: str) -> str:
 def to_latex(table: Table) -> str:
     """A booktabs table: group headers with \\cmidrule, best per column in bold, intervals small."""
     spec = table.spec
-    cols = list(spec.columns)
+    cols = list(spec.shown)
     ncol = 1 + len(cols) + (1 if spec.rank_by else 0)
     out = [
         "% " + tex_escape(spec.title),
@@ -514,7 +520,7 @@ CSV_COLUMNS = (
 def csv_rows(table: Table) -> list[dict[str, Any]]:
     out = []
     for row in table.rows:
-        for c in table.spec.columns:
+        for c in table.spec.shown:
             cell = row.cells[c.key]
             ci = cell.ci95 or (None, None)
             out.append(
@@ -551,20 +557,20 @@ def to_html(table: Table) -> str:
     e = html.escape
     spec = table.spec
     head = "".join(f"<th>{e((c.group + ' ') if c.group else '')}{e(c.label + _arrow(c))}</th>"
-                   for c in spec.columns)  # fmt: skip
+                   for c in spec.shown)  # fmt: skip
     if spec.rank_by:
         head += "<th>Rank</th>"
     body = []
     for row in table.rows:
         tds = []
-        for c in spec.columns:
+        for c in spec.shown:
             text = e(cell_text(row.cells[c.key], c.digits))
             tds.append(f"<td><b>{text}</b></td>" if row.cells[c.key].best else f"<td>{text}</td>")
         if spec.rank_by:
             tds.append(f"<td>{'—' if row.rank is None else row.rank}</td>")
         body.append(f"<tr><td>{e(row.model)}</td>{''.join(tds)}</tr>")
     if spec.average_row:
-        avg = "".join(f"<td>{e(_num(table.average[c.key], c.digits))}</td>" for c in spec.columns)
+        avg = "".join(f"<td>{e(_num(table.average[c.key], c.digits))}</td>" for c in spec.shown)
         body.append(f"<tr><td>Average</td>{avg}{'<td>—</td>' if spec.rank_by else ''}</tr>")
     note = f"<p class=note>{e(spec.note)}</p>" if spec.note else ""
     return (

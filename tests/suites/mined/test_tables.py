@@ -107,3 +107,24 @@ def test_table5_misaligned_context(runs: list[Path]) -> None:
         assert row["mined_awareness_future_context"].value == pytest.approx(
             100 * m["context"]["value"]
         )
+
+
+def test_by_config_matches_the_released_per_configuration_score(runs: list[Path]) -> None:
+    from chronoeval.suites.mined.itembuild import CONFIG_NAMES
+
+    spec = TABLES[-1]
+    loaded = [load_run(d) for d in runs]
+    table = pt.build_table(spec, loaded)
+    assert [c.key for c in spec.shown] == list(CONFIG_NAMES)
+    md = pt.to_markdown(table)
+    assert "Question + Generalization Image" in md and ":T.A" not in md  # inputs hidden
+    for run, row in zip(loaded, table.rows, strict=True):
+        for config in CONFIG_NAMES:
+            per_dim = [
+                run.task_entry(task)["metrics"]["by_config"][config]["cem"]["value"]
+                for _, _, task in DIMENSIONS
+            ]
+            if any(v is None for v in per_dim):
+                assert row.cells[config].value is None
+            else:
+                assert row.cells[config].value == pytest.approx(100 * sum(per_dim) / 11)
