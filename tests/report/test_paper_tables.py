@@ -172,3 +172,9 @@ def test_default_time_bias_by_hand(lit_runs: list[Path]) -> None:
     assert bias["top_answer"] == "6:30" and bias["top_share"]["value"] == 1.0
     assert bias["top_gold_share"]["value"] == 0.0 and bias["top_share"]["n"] == 12
     assert bias["share_10:10"]["value"] == 0.0
+
+
+def test_suites_without_tables_are_skipped_not_fatal() -> None:
+    assert pt.has_tables("mined") and pt.has_tables("lost_in_time")
+    assert not pt.has_tables("mined_judge")  # a suite name that is no package
+    assert not pt.has_tables("temporalvqa")

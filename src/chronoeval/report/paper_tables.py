@@ -229,13 +229,17 @@ class TableSpec:
         )
 
 
+def has_tables(suite: str) -> bool:
+    """Whether ``suites/<suite>/tables.py`` exists (False for a name that is no suite package)."""
+    try:
+        return importlib.util.find_spec(f"chronoeval.suites.{suite}.tables") is not None
+    except (ModuleNotFoundError, ValueError):
+        return False
+
+
 def suite_tables(suite: str) -> list[TableSpec]:
     """The suite's ``suites/<suite>/tables.py`` ``TABLES`` (a one-line error when it has none)."""
-    try:
-        found = importlib.util.find_spec(f"chronoeval.suites.{suite}.tables")
-    except ModuleNotFoundError:
-        found = None
-    if found is None:
+    if not has_tables(suite):
         raise ChronoevalError(
             f"suite {suite!r} declares no paper tables (suites/{suite}/tables.py)"
         )
@@ -645,7 +649,7 @@ def html_section(runs: list[RunData], problems: list[str] | None = None) -> str:
     )
     parts = []
     for suite in suites:
-        if importlib.util.find_spec(f"chronoeval.suites.{suite}.tables") is None:
+        if not has_tables(suite):
             continue
         try:
             tables = build_tables(suite, runs)
