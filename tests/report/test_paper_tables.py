@@ -166,6 +166,8 @@ def test_default_time_bias_by_hand(lit_runs: list[Path]) -> None:
     cells = _cells(pt.build_table(DEFAULT_TIME, runs))
     assert cells["scripted:a"]["top"].value == pytest.approx(50.0)
     assert cells["scripted:a"]["top"].n == 6
+    lo, hi = cells["scripted:a"]["top"].ci95
+    assert lo <= 50.0 <= hi  # the top answer is fixed before resampling
     assert cells["constant:6:30:30"]["top"].value == pytest.approx(100.0)
     assert cells["constant:6:30:30"]["ten_ten"].value == 0.0
     bias = runs[2].task_entry("clockqa")["metrics"]["default_time"]

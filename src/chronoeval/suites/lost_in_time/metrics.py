@@ -151,14 +151,6 @@ def hour_minute(answer: str) -> str | None:
     return f"{int(parts[0])}:{parts[1]}"
 
 
-def top_answer_share(answers: Sequence[str]) -> float:
-    """Share of the most frequent answer among ``answers`` (0 when there are none)."""
-    if len(answers) == 0:
-        return 0.0
-    _, counts = np.unique(np.asarray(answers, dtype=str), return_counts=True)
-    return float(counts.max() / len(answers))
-
-
 def default_time_bias(
     answers: Sequence[str | None], golds: Sequence[str], *, seed: int = 0
 ) -> dict[str, Any]:

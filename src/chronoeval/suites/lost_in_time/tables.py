@@ -13,7 +13,7 @@ import numpy as np
 
 from chronoeval.report.paper_tables import Col, Mean, Statistic, TableSpec
 from chronoeval.suites.lost_in_time.answers import WEEKDAYS
-from chronoeval.suites.lost_in_time.metrics import hour_minute, macro_prf, top_answer_share
+from chronoeval.suites.lost_in_time.metrics import hour_minute, macro_prf
 
 STYLES = ("easy", "basic", "black_dial", "no_second_hand", "roman", "arrow_hands")
 
@@ -71,6 +71,21 @@ def _answered_hm(records: list) -> np.ndarray:
     return np.array([h for h in hm if h is not None], dtype=str)
 
 
+def _is_top_answer(records: list) -> np.ndarray:
+    """1 for each answered sample whose H:MM is the run's most frequent answered H:MM (chosen
+    once on all samples, as results.json ``default_time.top_share``; re-choosing it in every
+    resample would bias the share upwards and leave the estimate outside its interval)."""
+    hm = _answered_hm(records)
+    if len(hm) == 0:
+        return np.zeros(0)
+    values, counts = np.unique(hm, return_counts=True)
+    return (hm == values[int(np.argmax(counts))]).astype(float)
+
+
+def _mean(rows: np.ndarray) -> float:
+    return float(np.mean(rows))
+
+
 DEFAULT_TIME = TableSpec(
     "lost_in_time_default_time",
     "ClockQA default-time bias (% of answered samples)",
@@ -78,7 +93,7 @@ DEFAULT_TIME = TableSpec(
         Col(
             "top",
             "Most frequent answer's share",
-            Statistic("clockqa", _answered_hm, top_answer_share),
+            Statistic("clockqa", _is_top_answer, _mean),
             "Default time",
             higher=None,
         ),
