@@ -373,7 +373,12 @@ def build_table(spec: TableSpec, runs: list[RunData]) -> Table:
     table = Table(spec, rows)
     for col in spec.columns:
         present = [r.cells[col.key].value for r in rows if r.cells[col.key].value is not None]
-        if col.higher is not None and present:
+        # a column where every model ties marks nobody (nothing is best)
+        if (
+            col.higher is not None
+            and present
+            and not all(math.isclose(v, present[0]) for v in present)
+        ):
             best = max(present) if col.higher else min(present)
             for r in rows:
                 if r.cells[col.key].value is not None and math.isclose(
