@@ -124,3 +124,11 @@ def test_seeing_time_table7_cot_change(st_runs: dict[str, list[Path]]) -> None:
         effect = composite_from_metrics(metrics)["cot_effect"]["overall"]
         assert row.cells["change"].value == pytest.approx(100 * effect["change"])
         assert not any(c.best for c in row.cells.values())  # Δ columns mark no best
+
+
+def test_latex_is_ascii_with_the_papers_symbols(st_runs: dict[str, list[Path]]) -> None:
+    runs = [load_run(d, label=str(d)) for m in MODELS for d in st_runs[m]]
+    tex = pt.to_latex(pt.build_table(TABLE3, runs))
+    assert tex.isascii()
+    assert r"50$\times$(1+$\tau$)" in tex and r"$\Delta$\_ACC" in tex and r"\toprule" in tex
+    assert pt.tex_escape("Qwen2.5-VL_7B 100% & ünï") == r"Qwen2.5-VL\_7B 100\% \& ?n?"

@@ -460,9 +460,25 @@ _TEX = {
 }
 
 
+_TEX_SYMBOLS = {
+    "↑": r"$\uparrow$",
+    "↓": r"$\downarrow$",
+    "→": r"$\rightarrow$",
+    "Δ": r"$\Delta$",
+    "τ": r"$\tau$",
+    "×": r"$\times$",
+    "±": r"$\pm$",
+    "—": "--",
+}
+
+
 def tex_escape(text: str) -> str:
+    """LaTeX-safe text: special characters escaped, the symbols the specs use as math, anything
+    else outside ASCII (a model name) replaced by ``?`` so that pdflatex never fails on it."""
     out = "".join(_TEX.get(ch, ch) for ch in text)
-    return out.replace("↑", r"$\uparrow$").replace("↓", r"$\downarrow$").replace("Δ", r"$\Delta$")
+    for ch, tex in _TEX_SYMBOLS.items():
+        out = out.replace(ch, tex)
+    return out.encode("ascii", "replace").decode("ascii")
 
 
 def to_latex(table: Table) -> str:
