@@ -193,7 +193,10 @@ def paired_test(
             "`--data <the other run's dataset directory>`"
         )
     t = get_task(task)
-    key = t.headline_score
+    # a task whose headline is a per-unit score (TemporalVQA order: a row is right only when
+    # both of its orders are) names the item score and the unit instead of a headline score
+    key = t.headline_score or getattr(t, "paired_unit_score", None)
+    unit_all = bool(getattr(t, "paired_unit_all", False))
     ratio = getattr(t, "paired_ratio", None)
     if key is None and ratio is not None:
         return _paired_ratio(a, b, task, ratio, seed=seed, n_boot=n_boot)
@@ -228,14 +231,15 @@ def paired_test(
         groups: dict[str, list[int]] = {}
         for i, u in enumerate(units):
             groups.setdefault(u, []).append(i)
-        x = np.array([x[idx].mean() for idx in groups.values()])
-        y = np.array([y[idx].mean() for idx in groups.values()])
+        reduce = np.min if unit_all else np.mean
+        x = np.array([reduce(x[idx]) for idx in groups.values()])
+        y = np.array([reduce(y[idx]) for idx in groups.values()])
     d = y - x
     test = PairedTest(
         task,
         a.label,
         b.label,
-        key if not unit else f"{key} (mean per {unit})",
+        key if not unit else f"{key} ({'all' if unit_all else 'mean'} per {unit})",
         len(d),
         excluded,
         float(x.mean()),
