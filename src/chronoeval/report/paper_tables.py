@@ -218,6 +218,9 @@ class TableSpec:
     rank_by: str | None = None
     average_row: bool = False
     note: str = ""
+    row_name: Callable[[RunData, str], str] | None = None
+    """The row a run's task belongs to (default: the run's model), e.g. the judged model of a
+    judge run."""
 
     @property
     def shown(self) -> tuple[Col, ...]:
@@ -280,7 +283,9 @@ def _seed_key(run: RunData, task: str) -> str:
 
 
 def model_records(
-    runs: list[RunData], tasks: list[str]
+    runs: list[RunData],
+    tasks: list[str],
+    row_name: Callable[[RunData, str], str] | None = None,
 ) -> dict[str, dict[str, dict[str, Records]]]:
     """model → task → seed key → records, models in the order first given. The same model, task
     and seed twice is an error naming both run directories."""
@@ -291,13 +296,14 @@ def model_records(
             if task not in tasks:
                 continue
             key = _seed_key(run, task)
-            if (run.model, task, key) in where:
+            model = row_name(run, task) if row_name else run.model
+            if (model, task, key) in where:
                 raise ChronoevalError(
-                    f"{task}: model {run.model!r} with {key} is in both {where[(run.model, task, key)]}"
+                    f"{task}: model {model!r} with {key} is in both {where[(model, task, key)]}"
                     f" and {run.run_dir}; give one run per model and seed"
                 )
-            where[(run.model, task, key)] = run.run_dir
-            out.setdefault(run.model, {}).setdefault(task, {})[key] = run.task_records(task)
+            where[(model, task, key)] = run.run_dir
+            out.setdefault(model, {}).setdefault(task, {})[key] = run.task_records(task)
     return out
 
 
@@ -339,7 +345,7 @@ def _one_seed(
 
 
 def build_table(spec: TableSpec, runs: list[RunData]) -> Table:
-    per_model = model_records(runs, spec.tasks())
+    per_model = model_records(runs, spec.tasks(), spec.row_name)
     rows = []
     for model, tasks in per_model.items():
         keys = sorted({k for seeds in tasks.values() for k in seeds})

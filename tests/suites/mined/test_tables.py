@@ -116,7 +116,7 @@ def test_table5_misaligned_context(runs: list[Path]) -> None:
 def test_by_config_matches_the_released_per_configuration_score(runs: list[Path]) -> None:
     from chronoeval.suites.mined.itembuild import CONFIG_NAMES
 
-    spec = TABLES[-1]
+    spec = next(s for s in TABLES if s.name == "mined_by_config")
     loaded = [load_run(d) for d in runs]
     table = pt.build_table(spec, loaded)
     assert [c.key for c in spec.shown] == list(CONFIG_NAMES)
@@ -132,3 +132,22 @@ def test_by_config_matches_the_released_per_configuration_score(runs: list[Path]
                 assert row.cells[config].value is None
             else:
                 assert row.cells[config].value == pytest.approx(100 * sum(per_dim) / 11)
+
+
+def test_judge_tables_rows_are_the_judged_models(runs: list[Path], tmp_path: Path) -> None:
+    """Table 12 from two judge runs: each row is named after the run it judged."""
+    judges = []
+    for judged, judge in ((runs[0], "constant:1"), (runs[1], "constant:0")):
+        d = tmp_path / f"judge-{judged.name}"
+        api.run(["mined_judge"], judge, data=judged, run_dir=d, progress=False, plots=False)
+        judges.append(load_run(d))
+    by_name = {s.name: s for s in TABLES}
+    t12 = pt.build_table(by_name["mined_table12"], judges)
+    names = [r.model for r in t12.rows]
+    assert names == ["constant:Yes (judge constant:1)", "constant:unknown (judge constant:0)"]
+    assert t12.rows[0].cells["T.S.A"].value == pytest.approx(100.0)
+    assert t12.rows[0].cells["T.S.A"].n == N  # samples of that subtask
+    assert t12.rows[1].cells["avg"].value == 0.0 and t12.rows[0].cells["avg"].best
+    by_config = pt.build_table(by_name["mined_judge_by_config"], judges)
+    assert all(c.value == pytest.approx(100.0) for c in by_config.rows[0].cells.values())
+    assert all(c.n == 11 * N for c in by_config.rows[0].cells.values())

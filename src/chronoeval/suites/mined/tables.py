@@ -10,9 +10,14 @@ replicates (different dimensions are different samples, resampled independently)
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from chronoeval.report.paper_tables import Col, Combine, Mean, TableSpec, average
+from chronoeval.report.runs import RunData
 from chronoeval.suites.mined.itembuild import CONFIG_LABELS, CONFIG_NAMES
 from chronoeval.suites.mined.metrics import record_context_label, sample_score
+from chronoeval.suites.mined.scoring import item_score
 
 DIMENSIONS = (
     ("Cog.", "T.A", "mined_time_agnostic"),
@@ -101,9 +106,79 @@ def _by_config() -> TableSpec:
     )
 
 
+def judged_model(run: RunData, task: str) -> str:
+    """A judge run's row: the model of the run it judged (its ``--data``, recorded as the task's
+    ``params.path``), with the judge named; the judged run's path when its results are gone."""
+    path = Path(
+        str((run.config.get("tasks", {}).get(task) or {}).get("params", {}).get("path", ""))
+    )
+    try:
+        judged = json.loads((path / "results.json").read_text(encoding="utf-8")).get("model")
+    except (OSError, ValueError):
+        judged = None
+    return f"{judged or path} (judge {run.model})"
+
+
+def _judge_sample(group: list) -> float | None:
+    """Released item score of one sample's judge scores (non-empty predictions), in [0, 1]."""
+    return (
+        item_score([None if r.scores.get("empty") else r.scores.get("judge") for r in group]) / 100
+    )
+
+
+def _judge_tables() -> list[TableSpec]:
+    subtask = {task: task.removeprefix("mined_") for _, _, task in DIMENSIONS}
+    cols = [
+        Col(
+            label,
+            label,
+            Mean(
+                "mined_judge",
+                "judge",
+                (("subtask", subtask[task]),),
+                unit="sample",
+                reduce=_judge_sample,
+            ),
+            group,
+        )  # fmt: skip
+        for group, label, task in DIMENSIONS
+    ]
+    cols.append(Col("avg", "Avg.", Combine(tuple(c.key for c in cols), average)))
+    per_config = tuple(
+        Col(
+            config,
+            CONFIG_LABELS[config],
+            Mean(
+                "mined_judge", "judge", (("config", config),), exclude=(("prediction_empty", True),)
+            ),
+        )  # fmt: skip
+        for config in CONFIG_NAMES
+    )
+    return [
+        TableSpec(
+            "mined_table12",
+            "Table 12: LLM-judge score (%) per dimension and Avg.",
+            tuple(cols),
+            note="Rows: the judged run's model (judge named). Per sample the released item score "
+            "of the judge's scores over non-empty predictions; resampled over samples; Avg. = "
+            "mean of the subtasks, so the one judge run supplies every column.",
+            row_name=judged_model,
+        ),
+        TableSpec(
+            "mined_judge_by_config",
+            "LLM-judge score (%) per prompt version (non-empty predictions, all subtasks)",
+            per_config,
+            note="Judge runs resampled over judged outputs (each version has one output per "
+            "sample, so outputs of one version are independent samples).",
+            row_name=judged_model,
+        ),
+    ]
+
+
 TABLES = [
     _table("mined_table3", "Table 3: CEM (%) per dimension and Avg.", "cem"),
     _table("mined_table9", "Table 9: F1 (%) per dimension and Avg.", "f1"),
     TABLE5,
     _by_config(),
+    *_judge_tables(),
 ]
