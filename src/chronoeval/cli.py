@@ -423,6 +423,22 @@ def serve(
     )
 
 
+@app.command()
+def tables(
+    suite: Annotated[str, typer.Argument(help="suite whose paper tables to build")],
+    runs: Annotated[
+        list[Path], typer.Argument(help="scored run directories (or a job root above them)")
+    ],
+    out: Annotated[Path, typer.Option(help="output directory")] = Path("tables"),
+) -> None:
+    """The suite's paper tables across models (rows = models, the paper's columns, 95% intervals,
+    best per column marked) as Markdown, LaTeX (booktabs) and CSV."""
+    from chronoeval.report.paper_tables import write_tables
+
+    for path in write_tables(suite, runs, out).values():
+        console.print(f"wrote {path}")
+
+
 def _mount_suite_commands() -> None:
     from chronoeval.core.registry import suite_command_apps
 

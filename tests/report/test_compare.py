@@ -50,7 +50,7 @@ def test_paired_test_on_the_same_items(make_run) -> None:
     assert test.excluded == {"error in scripted:a": 3}
     xa = np.array([x == "c" for x, _ in pairs], dtype=float)
     xb = np.array([y == "c" for _, y in pairs], dtype=float)
-    assert test.score_key == "hm_em"
+    assert test.score_key == "em"
     assert test.mean_a == pytest.approx(xa.mean()) and test.mean_b == pytest.approx(xb.mean())
     assert test.diff == pytest.approx((xb - xa).mean())
     lo, hi = test.ci95
@@ -76,9 +76,9 @@ def test_leaderboard_headlines_and_chance(make_run) -> None:
     runs = load_runs([make_run("scripted:a"), make_run("scripted:b")])
     board = leaderboard(runs)["clockqa"]
     assert [r.run for r in board] == ["scripted:a", "scripted:b"]
-    # hm_em over answered + no-answer samples (errors are not scored): a = 3 correct of 9
-    assert board[0].headline.label == "HM-EM"
+    # em over answered + no-answer samples (errors are not scored): a = 3 correct of 9
+    assert board[0].headline.label == "EM"
     assert board[0].headline.value == pytest.approx(3 / 9)
     assert board[1].headline.value == pytest.approx(6 / 12)
-    assert board[0].headline.chance == pytest.approx(1 / 720)
+    assert board[0].headline.chance == pytest.approx(1 / 43200)
     assert board[0].counts == {"answered": 6, "no_answer": 3, "error": 3, "missing": 0}

@@ -35,8 +35,8 @@ def test_csv_has_every_metric_with_its_interval(make_run) -> None:
         assert float(em["ci95_low"]) == pytest.approx(metrics["overall"]["em"]["ci95"][0])
         assert int(em["n"]) == metrics["overall"]["em"]["n"]
         heads = [r for r in mine if r["headline"]]
-        assert [(h["metric"], h["headline"]) for h in heads] == [("overall.hm_em", "HM-EM")]
-        assert float(heads[0]["chance"]) == pytest.approx(1 / 720)
+        assert [(h["metric"], h["headline"]) for h in heads] == [("overall.em", "EM")]
+        assert float(heads[0]["chance"]) == pytest.approx(1 / 43200)
 
 
 def test_flatten_metrics_paths() -> None:

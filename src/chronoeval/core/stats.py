@@ -15,20 +15,17 @@ import numpy as np
 N_BOOT = 1000
 
 
-def bootstrap_ci(
+def bootstrap_replicates(
     values: Sequence[float] | np.ndarray,
     statistic: Callable[[np.ndarray], float] | None = None,
     *,
     n_boot: int = N_BOOT,
     seed: int = 0,
-    level: float = 0.95,
-) -> tuple[float, float] | None:
-    """Percentile bootstrap interval of ``statistic`` (default: mean) over the rows of ``values``.
-
-    ``statistic`` receives an index array of resampled rows when given (so multi-column
-    statistics such as macro-F1 can be resampled together); with the default mean it is vectorised.
-    Returns None for fewer than two rows.
-    """
+) -> np.ndarray | None:
+    """The statistic on each of ``n_boot`` resamples of the rows of ``values`` (None for fewer
+    than two rows). ``statistic`` as in :func:`bootstrap_ci`. Replicates of statistics drawn with
+    the same seed over the same rows come from the same resamples, so they can be combined
+    elementwise (a composite of several metrics of one task) before taking percentiles."""
     arr = np.asarray(values)
     n = len(arr)
     if n < 2:
@@ -45,10 +42,36 @@ def bootstrap_ci(
             parts.append(values_f[idx].mean(axis=1))
         else:
             parts.append(np.array([statistic(row) for row in idx], dtype=float))
-    stats = np.concatenate(parts)
+    return np.concatenate(parts)
+
+
+def percentile_interval(
+    replicates: np.ndarray | None, level: float = 0.95
+) -> tuple[float, float] | None:
+    """Percentile interval of bootstrap replicates (None when there are none)."""
+    if replicates is None or len(replicates) == 0:
+        return None
     alpha = (1 - level) / 2
-    lo, hi = np.quantile(stats, [alpha, 1 - alpha])
+    lo, hi = np.quantile(replicates, [alpha, 1 - alpha])
     return float(lo), float(hi)
+
+
+def bootstrap_ci(
+    values: Sequence[float] | np.ndarray,
+    statistic: Callable[[np.ndarray], float] | None = None,
+    *,
+    n_boot: int = N_BOOT,
+    seed: int = 0,
+    level: float = 0.95,
+) -> tuple[float, float] | None:
+    """Percentile bootstrap interval of ``statistic`` (default: mean) over the rows of ``values``.
+
+    ``statistic`` receives an index array of resampled rows when given (so multi-column
+    statistics such as macro-F1 can be resampled together); with the default mean it is vectorised.
+    Returns None for fewer than two rows.
+    """
+    reps = bootstrap_replicates(values, statistic, n_boot=n_boot, seed=seed)
+    return percentile_interval(reps, level)
 
 
 def metric(value: float | None, ci: tuple[float, float] | None, n: int) -> dict[str, Any]:

@@ -192,11 +192,20 @@ def paired_test(
             why + "; a paired test needs the same items in both runs — re-run one of them with "
             "`--data <the other run's dataset directory>`"
         )
-    key = get_task(task).headline_score
+    t = get_task(task)
+    # a task whose headline is a per-unit score (TemporalVQA order: a row is right only when
+    # both of its orders are) names the item score and the unit instead of a headline score
+    key = t.headline_score or getattr(t, "paired_unit_score", None)
+    unit_all = bool(getattr(t, "paired_unit_all", False))
+    ratio = getattr(t, "paired_ratio", None)
+    if key is None and ratio is not None:
+        return _paired_ratio(a, b, task, ratio, seed=seed, n_boot=n_boot)
     if key is None:
         raise NotPairedError(f"{task}: the task declares no per-sample headline score")
+    unit = getattr(t, "paired_unit", None)
     by_id_b = {r.item_id: r for r in b.task_records(task)}
     xs, ys = [], []
+    units: list[str] = []
     excluded: dict[str, int] = {}
     for ra in a.task_records(task):
         rb = by_id_b[ra.item_id]
@@ -212,15 +221,25 @@ def paired_test(
             continue
         xs.append(float(va))
         ys.append(float(vb))
+        units.append(str(ra.metadata.get(unit, ra.item_id)) if unit else ra.item_id)
     if not xs:
         raise NotPairedError(f"{task}: no item has a {key!r} score in both runs")
     x, y = np.array(xs), np.array(ys)
+    if unit:
+        # one value per independent unit (e.g. a MINED sample: the mean over its prompt
+        # versions), so the bootstrap and the test resample units, not correlated records
+        groups: dict[str, list[int]] = {}
+        for i, u in enumerate(units):
+            groups.setdefault(u, []).append(i)
+        reduce = np.min if unit_all else np.mean
+        x = np.array([reduce(x[idx]) for idx in groups.values()])
+        y = np.array([reduce(y[idx]) for idx in groups.values()])
     d = y - x
     test = PairedTest(
         task,
         a.label,
         b.label,
-        key,
+        key if not unit else f"{key} ({'all' if unit_all else 'mean'} per {unit})",
         len(d),
         excluded,
         float(x.mean()),
@@ -239,6 +258,64 @@ def paired_test(
             "p": mcnemar_exact(a_only, b_only),
         }
     return test
+
+
+def _paired_ratio(
+    a: RunData, b: RunData, task: str, ratio: tuple[str, str], *, seed: int, n_boot: int
+) -> PairedTest:
+    """Ratio-of-sums headlines (TimePerceptBench PNR = ΣP/ΣN): B's ratio minus A's, with a
+    percentile-bootstrap interval over items resampled jointly in both runs (paired). A resample
+    in which either ratio is infinite (Σ den = 0) makes the interval bound None."""
+    num, den = ratio
+    by_id_b = {r.item_id: r for r in b.task_records(task)}
+    rows = []
+    excluded: dict[str, int] = {}
+    for ra in a.task_records(task):
+        rb = by_id_b[ra.item_id]
+        vals = [ra.scores.get(num), ra.scores.get(den), rb.scores.get(num), rb.scores.get(den)]
+        if any(v is None for v in vals):
+            reason = (
+                f"{ra.status} in {a.label}"
+                if ra.status in UNSCORED
+                else f"{rb.status} in {b.label}"
+                if rb.status in UNSCORED
+                else f"no {num!r}/{den!r} scores"
+            )
+            excluded[reason] = excluded.get(reason, 0) + 1
+            continue
+        rows.append([float(v) for v in vals])  # type: ignore[arg-type]
+    if not rows:
+        raise NotPairedError(f"{task}: no item has {num!r}/{den!r} scores in both runs")
+    m = np.array(rows)
+
+    def ratios(idx: np.ndarray) -> tuple[float, float]:
+        s = m[idx].sum(axis=0)
+        ra_ = s[0] / s[1] if s[1] > 0 else math.inf
+        rb_ = s[2] / s[3] if s[3] > 0 else math.inf
+        return ra_, rb_
+
+    def diff(idx: np.ndarray) -> float:
+        ra_, rb_ = ratios(idx)
+        return rb_ - ra_ if math.isfinite(ra_) and math.isfinite(rb_) else math.nan
+
+    ra0, rb0 = ratios(np.arange(len(m)))
+    ci = bootstrap_ci(m, diff, n_boot=n_boot, seed=seed)
+    if ci is not None and not all(math.isfinite(c) for c in ci):
+        ci = None
+    return PairedTest(
+        task,
+        a.label,
+        b.label,
+        f"{num}/{den} (ratio of sums)",
+        len(m),
+        excluded,
+        ra0,
+        rb0,
+        rb0 - ra0,
+        ci,
+        n_boot=n_boot,
+        seed=seed,
+    )
 
 
 @dataclass

@@ -30,6 +30,7 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
+from chronoeval.report.paper_tables import html_section as paper_tables_section
 from chronoeval.report.runs import RunData
 from chronoeval.report.tables import (
     flatten_metrics,
@@ -633,6 +634,7 @@ def render_html(
         profile = _profile_section(runs, out_dir, ctx)
         tasks = _task_sections(runs, out_dir, ctx)
     samples = _samples_section(runs, max_samples, ctx)
+    paper = paper_tables_section(runs, ctx.problems)
     problems = [p for r in runs for p in r.problems] + ctx.problems
     thumbs_css = "".join(
         f'.{cls}{{background-image:url("{uri}")}}' for cls, uri in ctx.thumbs.values() if uri
@@ -664,6 +666,7 @@ def render_html(
         + _runs_section(runs)
         + profile
         + _paired_section(comparison, runs)
+        + paper
         + tasks
         + samples
         + f"<script>{JS % PAGE_SIZE}</script></body></html>"

@@ -97,3 +97,23 @@ def test_bad_label_is_a_data_error(tmp_path: Path) -> None:
     make_copy(tmp_path / "t", order_labels=("Third",))
     with pytest.raises(DataError, match="label"):
         api.import_data("tvqa_order", tmp_path / "t")
+
+
+def test_paired_test_over_rows_with_consistent_accuracy(tmp_path: Path) -> None:
+    """tvqa_order's paired test (refused before) pairs rows, each 1 only when both presentation
+    orders are right: a constant answer is right in exactly one order of every row, so 0."""
+    from chronoeval.report.compare import paired_test
+    from chronoeval.report.runs import load_run
+
+    data = make_copy(tmp_path / "tvqa", order_labels=("First", "Second", "First", "Second"))
+    dirs = {}
+    for m in ("constant:First", "random"):
+        dirs[m] = tmp_path / m.replace(":", "_")
+        api.run(["tvqa_order"], m, data=data, run_dir=dirs[m], progress=False, plots=False)
+    a, b = load_run(dirs["constant:First"]), load_run(dirs["random"])
+    test = paired_test(a, b, "tvqa_order")
+    assert test.n == 4 and test.score_key == "correct (all per row)"  # rows, not 8 items
+    assert test.mean_a == 0.0
+    consistent = b.task_entry("tvqa_order")["metrics"]["overall"]["consistent_accuracy"]["value"]
+    assert test.mean_b == pytest.approx(consistent)
+    assert test.mcnemar is not None and test.mcnemar["a_only"] == 0

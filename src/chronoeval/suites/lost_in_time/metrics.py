@@ -136,3 +136,47 @@ def calendar_aggregate(
         out[f"macro_{name}"] = metric(float(point[i]), cis[i], n)
     out["no_answer_rate"] = mean_metric([float(v is None) for v in preds], seed=seed)
     return out
+
+
+# -- default-time bias (paper §4: "some models exhibit bias toward a single 'default' time") ------
+DEFAULT_TIMES = ("10:10",)
+"""Times known as defaults: 10:10 is the advertising pose of watch and clock photographs."""
+
+
+def hour_minute(answer: str) -> str | None:
+    """``H:MM`` of a stored ClockQA answer (``H:MM:SS``); None for anything else (NoAnswer)."""
+    parts = str(answer).split(":")
+    if len(parts) != 3 or not all(p.isdigit() for p in parts):
+        return None
+    return f"{int(parts[0])}:{parts[1]}"
+
+
+def default_time_bias(
+    answers: Sequence[str | None], golds: Sequence[str], *, seed: int = 0
+) -> dict[str, Any]:
+    """How far answers collapse onto one time (hours and minutes), against the golds.
+
+    Source: the paper's observation (§4, Fig. 3a) that some models answer one "default" time;
+    the measure is ours (docs/suites/lost_in_time.md): over answered samples, the most frequent
+    answered H:MM (``top_answer``), its share (``top_share``, interval by bootstrap of the share of
+    that answer; its ``n`` is the number answered), the share of golds with that H:MM
+    (``top_gold_share``: what the share would be without a bias), and the share of each known
+    default time (``share_10:10``).
+    """
+    hm = [hour_minute(a) for a in answers if a is not None]
+    hm = [a for a in hm if a is not None]
+    gold_hm = [hour_minute(g) for g in golds]
+    out: dict[str, Any] = {}
+    if hm:
+        values, counts = np.unique(np.asarray(hm, dtype=str), return_counts=True)
+        top = str(values[int(np.argmax(counts))])
+        out["top_answer"] = top
+        out["top_share"] = mean_metric([float(a == top) for a in hm], seed=seed)
+        out["top_gold_share"] = metric(
+            sum(1 for g in gold_hm if g == top) / len(gold_hm) if gold_hm else None,
+            None,
+            len(gold_hm),
+        )
+    for t in DEFAULT_TIMES:
+        out[f"share_{t}"] = mean_metric([float(a == t) for a in hm], seed=seed)
+    return out

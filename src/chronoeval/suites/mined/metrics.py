@@ -17,6 +17,11 @@ Aggregates (values are fractions; × 100 gives the paper's numbers):
   four / in at least one.
 - ``loi`` (time-agnostic only; paper Exp 3, Table 4): Latest / Outdated / Irrelevant shares.
 - ``yes_no_leak``: share of non-empty outputs that contain both "yes" and "no".
+- ``misaligned_context`` (awareness tasks, paper Exp 4 / Table 5): per sample the share of its
+  outputs that are correct / follow the misaligned context (Con.) / name another attribute value
+  (Oth.) / neither (Irr.), :func:`context_label`; the mean over samples.
+- ``gold_majority``: the share of samples whose (VQA-normalised) gold is the most common gold
+  (``gold``): the score of always answering it, the chance level where golds are unbalanced.
 """
 
 from __future__ import annotations
@@ -88,6 +93,39 @@ def loi_label(outputs: list[str], gold: str, names: list[str]) -> str:
     return "irrelevant"
 
 
+CONTEXT_LABELS = ("correct", "context", "other", "irrelevant")
+
+
+def context_label(output: str | None, gold: str, context_value: str, names: list[str]) -> str:
+    """Paper Exp 4 / Table 5 (misaligned context): an output is ``correct`` when CEM finds the
+    gold, else ``context`` (Con.) when it contains the misaligned context's value, else ``other``
+    (Oth.) when it contains another value of the attribute list, else ``irrelevant`` (Irr.).
+    "Contains" is CEM's test; an empty output is irrelevant. The four shares sum to 1 (the paper's
+    Con. + Oth. + Irr. + CEM rows sum to 100)."""
+    if is_empty(output):
+        return "irrelevant"
+    assert output is not None
+    if cem_vqa(output, gold):
+        return "correct"
+    norm = vqa_normalize(output)
+    ctx = vqa_normalize(context_value)
+    if ctx and has_word(norm, ctx):
+        return "context"
+    others = {vqa_normalize(n) for n in names} - {vqa_normalize(gold), ctx}
+    if any(n and has_word(norm, n) for n in others):
+        return "other"
+    return "irrelevant"
+
+
+def record_context_label(r: SampleRecord) -> str | None:
+    """:func:`context_label` of one scored configuration record (None without a context value or
+    for an unscored record)."""
+    ctx = r.metadata.get("context_value")
+    if not ctx or r.status in ("error", "missing"):
+        return None
+    return context_label(r.response, str(r.target), str(ctx), list(r.metadata.get("names", [])))
+
+
 def aggregate_mined(records: list[SampleRecord], *, seed: int = 0) -> dict[str, Any]:
     groups = by_sample(records)
     out: dict[str, Any] = {"overall": _sample_metrics(groups, seed)}
@@ -125,6 +163,23 @@ def aggregate_mined(records: list[SampleRecord], *, seed: int = 0) -> dict[str, 
         out["loi"] = {
             lab: mean_metric([float(x == lab) for x in labels], seed=seed)
             for lab in ("latest", "outdated", "irrelevant")
+        }
+    if any(r.metadata.get("context_value") for r in records):
+        shares: dict[str, list[float]] = {lab: [] for lab in CONTEXT_LABELS}
+        for g in groups.values():
+            labels = [x for x in (record_context_label(r) for r in g) if x is not None]
+            if labels:
+                for lab in CONTEXT_LABELS:
+                    shares[lab].append(labels.count(lab) / len(labels))
+        out["misaligned_context"] = {lab: mean_metric(v, seed=seed) for lab, v in shares.items()}
+    golds = [vqa_normalize(str(g[0].target)) for g in groups.values()]
+    if golds:
+        top = max(set(golds), key=golds.count)
+        out["gold_majority"] = {
+            "value": golds.count(top) / len(golds),
+            "ci95": None,
+            "n": len(golds),
+            "gold": top,
         }
     out["counts"] = {
         "samples": len(groups),

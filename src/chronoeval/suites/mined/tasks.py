@@ -44,6 +44,9 @@ class MinedTask(Task):
     subtask: ClassVar[str]
     group_by = ("type", "config")
     headline_score = "cem"
+    paired_unit = "sample"
+    """Paired tests average a sample's four prompt versions into one unit (report/compare.py):
+    the versions of one sample are not independent."""
     load_params: ClassVar[dict[str, Any]] = {
         "images_root": None,
         "allow_missing_images": False,
@@ -129,6 +132,11 @@ class MinedTask(Task):
                     "source_id": raw["id"],
                     "subject": raw["subject"],
                     "names": [a.name for a in s.attributes],
+                    **(
+                        {"context_value": str(raw["context_subject"])}
+                        if raw.get("context_subject")
+                        else {}
+                    ),
                 },
             )
             yield from sample_items(
@@ -172,9 +180,15 @@ class MinedTask(Task):
         return ("CEM", metrics["overall"]["cem"]) if metrics else None
 
     def chance(self, metrics: dict[str, Any]) -> float | None:
-        """Free-text name answers have no meaningful chance level (None); Yes/No robustness
-        questions and two-name ranking questions: 1/2."""
-        return 0.5 if self.subtask in ("robustness", "ranking") else None
+        """Free-text name answers have no meaningful chance level (None); two-name ranking
+        questions: 1/2. Yes/No robustness questions: the majority baseline from the gold
+        distribution (``gold_majority``, the share of samples whose gold is the most common one;
+        every released robustness gold is "Yes", so answering "Yes" always scores 1.0, not 0.5);
+        None for results scored before ``gold_majority`` existed (re-run ``chronoeval score``)."""
+        if self.subtask == "robustness":
+            got = metrics.get("gold_majority")
+            return None if not got else max(0.5, float(got["value"]))
+        return 0.5 if self.subtask == "ranking" else None
 
     def summary_rows(self, results: dict[str, Any]) -> list[tuple[str, str]]:
         m = results["metrics"]

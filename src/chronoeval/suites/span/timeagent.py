@@ -377,6 +377,10 @@ def _timeagent(arg: str | None, task: Task, items: list[Item], opts: BackendOpti
         limits, rest = sandbox_limits(opts.extra)
         inner_opts = dataclasses.replace(opts, extra=rest)
         return CodeTimeAgent(make_backend(inner, task, items, inner_opts), limits=limits)
+    if mode == "cot" and inner:  # issue 18: the chain-of-thought baseline (span/baselines.py)
+        from chronoeval.suites.span.baselines import CotBaseline
+
+        return CotBaseline(make_backend(inner, task, items, opts))
     if mode == "tools" and inner:
         name, model = split_spec(inner)
         if name != "openai" or not model or not opts.base_url:
@@ -386,7 +390,10 @@ def _timeagent(arg: str | None, task: Task, items: list[Item], opts: BackendOpti
         return ToolsTimeAgent(
             opts.base_url, model, api_key_env=opts.api_key_env, timeout_s=opts.timeout_s
         )
-    raise ChronoevalError("use timeagent:code:<model spec> or timeagent:tools:openai:<model>")
+    raise ChronoevalError(
+        "use timeagent:code:<model spec>, timeagent:tools:openai:<model> or "
+        "timeagent:cot:<model spec>"
+    )
 
 
 # -- a scripted model that speaks the TimeAgent protocols (for tests, behind chronoeval serve) -----

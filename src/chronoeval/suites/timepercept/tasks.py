@@ -261,6 +261,8 @@ class _OrderTask(TimePerceptTask):
     kind = "order"
     chance_level = 1.0
     headline_score = None  # PNR is a ratio of sums, not a mean of per-sample scores
+    paired_ratio = ("pos", "neg")
+    """Paired tests compare ΣP/ΣN between runs, resampling items jointly (report/compare.py)."""
     labels: ClassVar[tuple[str, ...]]
 
     def parse(self, text: str, item: Item) -> list[str] | NoAnswer:

@@ -144,6 +144,11 @@ class TemporalVQAOrder(_TVQA):
     description = "TemporalVQA temporal order (local copy): which image is first; both orders"
     load_params: ClassVar[dict[str, Any]] = {"concatenated": False}
     headline_score = None  # the headline (consistent accuracy) pairs two items per row
+    paired_unit = "row"
+    paired_unit_score = "correct"
+    paired_unit_all = True
+    """Paired tests (report/compare.py) compare consistent accuracy: one 0/1 value per row, right
+    only when every scored order of the row is right."""
 
     def load(self, path: Path, params: dict[str, Any]) -> Iterator[BuiltItem]:
         concat = str(params.get("concatenated", False)).lower() in ("1", "true", "yes")

@@ -1,0 +1,184 @@
+"""MINED's tables (paper Table 3 = CEM, Table 9 = F1) as declarative specs for
+:mod:`chronoeval.report.paper_tables`.
+
+Every cell is the released file score (per sample, the mean over its non-empty prompt versions,
+:func:`~chronoeval.suites.mined.metrics.sample_score`; then the mean over samples), resampled over
+*samples*: the four prompt versions of one sample are one unit, never four. Avg. is the unweighted
+mean of the eleven dimensions (as the paper's Avg. column), its interval from the dimensions'
+replicates (different dimensions are different samples, resampled independently).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from chronoeval.report.paper_tables import Col, Combine, Mean, TableSpec, average
+from chronoeval.report.runs import RunData
+from chronoeval.suites.mined.itembuild import CONFIG_LABELS, CONFIG_NAMES
+from chronoeval.suites.mined.metrics import record_context_label, sample_score
+from chronoeval.suites.mined.scoring import item_score
+
+DIMENSIONS = (
+    ("Cog.", "T.A", "mined_time_agnostic"),
+    ("Cog.", "T.I.A", "mined_temporal_interval"),
+    ("Cog.", "T.S.A", "mined_timestamp"),
+    ("Awa.", "F.M.C", "mined_awareness_future"),
+    ("Awa.", "P.M.C", "mined_awareness_past"),
+    ("Tru.", "P.U.D", "mined_previous_unanswerable_date"),
+    ("Tru.", "F.U.D", "mined_future_unanswerable_date"),
+    ("Und.", "I.T.C", "mined_understanding"),
+    ("Rea.", "R.K", "mined_ranking"),
+    ("Rea.", "C.A", "mined_calculation"),
+    ("Rob.", "A.T.E", "mined_robustness"),
+)
+
+
+def _reduce(key: str):  # type: ignore[no-untyped-def]
+    return lambda group: sample_score(group, key) / 100.0
+
+
+def _table(name: str, title: str, key: str) -> TableSpec:
+    cols = [
+        Col(label, label, Mean(task, key, unit="sample", reduce=_reduce(key)), group)
+        for group, label, task in DIMENSIONS
+    ]
+    cols.append(Col("avg", "Avg.", Combine(tuple(c.key for c in cols), average)))
+    return TableSpec(name, title, tuple(cols))
+
+
+def _share(label: str):  # type: ignore[no-untyped-def]
+    def reduce(group: list) -> float | None:
+        labels = [x for x in (record_context_label(r) for r in group) if x is not None]
+        return labels.count(label) / len(labels) if labels else None
+
+    return reduce
+
+
+TABLE5 = TableSpec(
+    "mined_table5",
+    "Table 5: outputs under a misaligned context (%): Con. = the context's value, Oth. = another "
+    "attribute value, Irr. = neither",
+    tuple(
+        Col(
+            f"{task}_{lab}",
+            name,
+            Mean(task, "cem", unit="sample", reduce=_share(lab)),
+            group,
+            higher=False,
+        )
+        for group, task in (
+            ("Future Misaligned Context", "mined_awareness_future"),
+            ("Past Misaligned Context", "mined_awareness_past"),
+        )
+        for lab, name in (("context", "Con."), ("other", "Oth."), ("irrelevant", "Irr."))
+    ),
+    note="Per sample the share of its prompt versions' outputs in each class, then the mean over "
+    "samples (resampled over samples). The paper's w/o-context rows need the same questions "
+    "without the context, which the release does not contain; not reproduced.",
+)
+
+
+def _nonempty_cem(group: list) -> float | None:
+    """One configuration record's CEM; None for an empty output (the release leaves it out)."""
+    vals = [float(r.scores.get("cem") or 0.0) for r in group if not r.scores.get("empty")]
+    return sum(vals) / len(vals) if vals else None
+
+
+def _by_config() -> TableSpec:
+    cols: list[Col] = []
+    for config in CONFIG_NAMES:
+        inputs = []
+        for _, label, task in DIMENSIONS:
+            key = f"{config}:{label}"
+            where = (("config", config),)
+            src = Mean(task, "cem", where, unit="sample", reduce=_nonempty_cem)
+            cols.append(Col(key, label, src, hidden=True))
+            inputs.append(key)
+        cols.append(Col(config, CONFIG_LABELS[config], Combine(tuple(inputs), average)))
+    return TableSpec(
+        "mined_by_config",
+        "CEM (%) per prompt version (App. K): the mean over the eleven dimensions",
+        tuple(cols),
+        note="Per dimension the mean over that version's non-empty outputs (the release's "
+        "per-configuration score), then the unweighted mean over dimensions; resampled over "
+        "samples within each dimension.",
+    )
+
+
+def judged_model(run: RunData, task: str) -> str:
+    """A judge run's row: the model of the run it judged (its ``--data``, recorded as the task's
+    ``params.path``), with the judge named; the judged run's path when its results are gone."""
+    path = Path(
+        str((run.config.get("tasks", {}).get(task) or {}).get("params", {}).get("path", ""))
+    )
+    try:
+        judged = json.loads((path / "results.json").read_text(encoding="utf-8")).get("model")
+    except (OSError, ValueError):
+        judged = None
+    return f"{judged or path} (judge {run.model})"
+
+
+def _judge_sample(group: list) -> float | None:
+    """Released item score of one sample's judge scores (non-empty predictions), in [0, 1]."""
+    return (
+        item_score([None if r.scores.get("empty") else r.scores.get("judge") for r in group]) / 100
+    )
+
+
+def _judge_tables() -> list[TableSpec]:
+    subtask = {task: task.removeprefix("mined_") for _, _, task in DIMENSIONS}
+    cols = [
+        Col(
+            label,
+            label,
+            Mean(
+                "mined_judge",
+                "judge",
+                (("subtask", subtask[task]),),
+                unit="sample",
+                reduce=_judge_sample,
+            ),
+            group,
+        )  # fmt: skip
+        for group, label, task in DIMENSIONS
+    ]
+    cols.append(Col("avg", "Avg.", Combine(tuple(c.key for c in cols), average)))
+    per_config = tuple(
+        Col(
+            config,
+            CONFIG_LABELS[config],
+            Mean(
+                "mined_judge", "judge", (("config", config),), exclude=(("prediction_empty", True),)
+            ),
+        )  # fmt: skip
+        for config in CONFIG_NAMES
+    )
+    return [
+        TableSpec(
+            "mined_table12",
+            "Table 12: LLM-judge score (%) per dimension and Avg.",
+            tuple(cols),
+            note="Rows: the judged run's model (judge named). Per sample the released item score "
+            "of the judge's scores over non-empty predictions; resampled over samples; Avg. = "
+            "mean of the subtasks, so the one judge run supplies every column.",
+            row_name=judged_model,
+        ),
+        TableSpec(
+            "mined_judge_by_config",
+            "LLM-judge score (%) per prompt version (non-empty predictions, all subtasks)",
+            per_config,
+            note="Judge runs resampled over judged outputs (each version has one output per "
+            "sample, so outputs of one version are independent samples).",
+            row_name=judged_model,
+        ),
+    ]
+
+
+TABLES = [
+    _table("mined_table3", "Table 3: CEM (%) per dimension and Avg.", "cem"),
+    _table("mined_table9", "Table 9: F1 (%) per dimension and Avg.", "f1"),
+    TABLE5,
+    _by_config(),
+    *_judge_tables(),
+]

@@ -1,0 +1,92 @@
+"""Seeing Time's tables (paper Tables III, IV, VII) as declarative specs for
+:mod:`chronoeval.report.paper_tables`.
+
+Table III: Artifacts ACC_A and 50·(1+τ), Shortcut ACC_B / ACC_1 / ACC_2 / Δ_ACC, News ACC_Y / MAE /
+ACC_M, the composite Score S (the suite's own :func:`~chronoeval.suites.seeing_time.metrics.composite`,
+Eq. 6–9, applied to the point values and to the bootstrap replicates) and the Rank by S, with the
+average over models. Δ_ACC is resampled over shortcut *pairs* (its two grey conditions together).
+Table IV: Δ_ACC per news domain, without and with the CoT prompt. Table VII: Δ without CoT, with
+CoT, and the change (Δ_CoT − Δ_plain). Δ columns mark no "best": a Δ near 0 is what the paper
+rewards (S_S uses 1 − |Δ|), neither end of the column.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from chronoeval.report.paper_tables import Col, Combine, Mean, TableSpec, difference
+from chronoeval.suites.seeing_time.metrics import composite
+
+DOMAINS = ("diversity", "electronics", "emergency", "politics", "sports")
+
+
+def pair_delta(group: list) -> float | None:
+    """One shortcut pair's ACC_1 − ACC_2 contribution (None unless both grey conditions scored)."""
+    by = {r.metadata.get("condition"): r.scores.get("correct") for r in group}
+    if by.get("1") is None or by.get("2") is None:
+        return None
+    return float(by["1"]) - float(by["2"])
+
+
+def _delta(task: str, where: tuple = ()) -> Mean:
+    return Mean(task, "correct", where, unit="pair", reduce=pair_delta)
+
+
+def _score(acc_a: Any, s50: Any, acc_b: Any, delta: Any, acc_y: Any, mae: Any, acc_m: Any) -> Any:
+    """Composite S from the table's columns (fractions; 50·(1+τ) is stored on its 0–100 scale)."""
+    return composite(acc_a, s50 / 50.0 - 1.0, acc_b, delta, acc_y, mae, acc_m)["S"]
+
+
+def _cond(c: str) -> tuple:
+    return (("condition", c),)
+
+
+TABLE3 = TableSpec(
+    "seeing_time_table3",
+    "Table III: evaluation results (%, MAE in years), composite Score and Rank",
+    (
+        Col("acc_a", "ACC_A", Mean("seeing_localization", "correct"), "Artifacts"),
+        Col("s50", "50×(1+τ)", Mean("seeing_sort", "score50"), "Artifacts", scale=1.0),
+        Col("acc_b", "ACC_B", Mean("seeing_shortcut", "correct", _cond("B")), "Shortcut"),
+        Col("acc_1", "ACC_1", Mean("seeing_shortcut", "correct", _cond("1")), "Shortcut"),
+        Col("acc_2", "ACC_2", Mean("seeing_shortcut", "correct", _cond("2")), "Shortcut"),
+        Col("delta", "Δ_ACC", _delta("seeing_shortcut"), "Shortcut", higher=None),
+        Col("acc_y", "ACC_Y", Mean("seeing_year", "exact"), "News"),
+        Col("mae", "MAE", Mean("seeing_year", "abs_err"), "News", scale=1.0, higher=False),
+        Col("acc_m", "ACC_M", Mean("seeing_alignment", "correct"), "News"),
+        Col(
+            "score",
+            "Score",
+            Combine(("acc_a", "s50", "acc_b", "delta", "acc_y", "mae", "acc_m"), _score),
+            "Overall",
+        ),
+    ),
+    rank_by="score",
+    average_row=True,
+)
+
+TABLE4 = TableSpec(
+    "seeing_time_table4",
+    "Table IV: Δ_ACC (%) per domain, without and with the CoT prompt",
+    tuple(
+        Col(f"{d}_{t}", d.capitalize(), _delta(task, (("domain", d),)), label, higher=None)
+        for t, task, label in (
+            ("plain", "seeing_shortcut", "Without CoT"),
+            ("cot", "seeing_shortcut_cot", "With CoT"),
+        )
+        for d in DOMAINS
+    ),
+)
+
+TABLE7 = TableSpec(
+    "seeing_time_table7",
+    "Table VII: Δ_ACC (%) without and with the CoT verification prompt, and its change",
+    (
+        Col("plain", "Δ_ACC", _delta("seeing_shortcut"), "Without CoT", higher=None),
+        Col("cot", "Δ_ACC", _delta("seeing_shortcut_cot"), "With CoT", higher=None),
+        Col("change", "Δ change", Combine(("plain", "cot"), difference), "CoT", higher=None),
+    ),
+    average_row=True,
+)
+
+TABLES = [TABLE3, TABLE4, TABLE7]
