@@ -53,7 +53,7 @@ def test_markdown_escapes_model_text_and_shows_paired_tests(make_run) -> None:
     # escaped with backslashes (CommonMark), no HTML entities: the Markdown reads as plain text
     assert "<b>bold</b>" not in md and "\\<b\\>bold\\</b\\> \\| 1:00:00" in md
     assert "&lt;" not in md and "&gt;" not in md and "&amp;" not in md
-    assert "clockqa (HM-EM) %" in md  # proportions in percent, as the papers print them
+    assert "clockqa (EM) %" in md  # proportions in percent, as the papers print them
     assert "| em % | hm_em % | hour_err | mae_s |" in md
     assert "## Paired tests" in md
     line = next(x for x in md.splitlines() if x.startswith("| clockqa | scripted:a | scripted:b"))
