@@ -20,7 +20,6 @@ import csv
 import io
 import json
 import logging
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -128,17 +127,36 @@ class Collection:
     def categories(self) -> list[str]:
         return sorted({o.category for obs in self.locations.values() for o in obs})
 
-    def split(self, split: str, seed: int, test_fraction: float = 0.2) -> Collection:
-        """Locations split into disjoint train/test sets (a seeded shuffle of the sorted ids;
-        the first ``ceil(test_fraction · n)`` are test). ``all`` keeps every location."""
+    def split(
+        self,
+        split: str,
+        split_seed: int = 0,
+        test_fraction: float | None = None,
+        split_file: Path | None = None,
+    ) -> Collection:
+        """The locations on one side of the collection's one split (:mod:`.splits`): from
+        ``split_file`` when given, else by the hash rule for ``split_seed``. ``all`` keeps every
+        location. Call it before any task filter so every task sees the same assignment."""
+        from chronoeval.suites.timepercept.splits import TEST_FRACTION, Split
+
         if split == "all":
             return self
-        if split not in ("train", "test"):
-            raise DataError(f"split must be train, test or all, got {split!r}", field="split")
-        ids = sorted(self.locations)
-        random.Random(f"split:{seed}").shuffle(ids)
-        k = min(max(1, math.ceil(len(ids) * test_fraction)), max(1, len(ids) - 1))
-        chosen = set(ids[:k] if split == "test" else ids[k:])
+        if split_file is not None:
+            plan = Split.read(split_file)
+            plan.check_covers(self.locations, str(split_file))
+        else:
+            plan = Split.compute(
+                self.locations, split_seed, TEST_FRACTION if test_fraction is None else test_fraction
+            )
+        chosen = plan.locations(split)
+        if not chosen & set(self.locations):
+            raise DataError(
+                f"the {split} split of this collection has no location "
+                f"({len(self.locations)} locations, split seed {plan.split_seed}, test fraction "
+                f"{plan.test_fraction}); use a larger collection, another split seed or split=all",
+                file=str(split_file or self.report.source),
+                field="split",
+            )
         sub = Collection(
             {loc: obs for loc, obs in self.locations.items() if loc in chosen},
             self._loader,

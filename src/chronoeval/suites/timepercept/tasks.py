@@ -60,6 +60,8 @@ SYNTHETIC_PARAMS: dict[str, Any] = {
     "n_locations": 120,
     "clouds": True,
     "max_cloud_cover": 20.0,
+    "split_seed": 0,
+    "split_file": "",
 }
 LOAD_PARAMS: dict[str, Any] = {
     "n": 200,
@@ -67,9 +69,13 @@ LOAD_PARAMS: dict[str, Any] = {
     "seed": 0,
     "max_cloud_cover": 20.0,
     "fmow_splits": "",
+    "split_seed": 0,
+    "split_file": "",
 }
 """``--param`` options for ``--data``: items, our split, sampling seed, cloud limit in percent
-(negative: no limit), and which fMoW split folders to read (comma-separated; default all)."""
+(negative: no limit), which fMoW split folders to read (comma-separated; default all), and the
+location split: ``split_seed`` for the hash rule, or a ``split_file`` written by
+``chronoeval timepercept split`` (see :mod:`.splits`)."""
 
 
 def _safe(name: str) -> str:
@@ -78,7 +84,7 @@ def _safe(name: str) -> str:
 
 class TimePerceptTask(Task):
     suite = "timepercept"
-    version = "1"
+    version = "2"  # 2: one hash split per collection, before task filters (.splits)
     default_params: ClassVar[dict[str, Any]] = SYNTHETIC_PARAMS
     load_params: ClassVar[dict[str, Any]] = LOAD_PARAMS
     group_by = ("span_bucket",)
@@ -102,11 +108,17 @@ class TimePerceptTask(Task):
     def _items(
         self, coll: Collection, params: dict[str, Any], seed: int, source: str
     ) -> Iterator[BuiltItem]:
+        # one split per collection, by location, before any task filter (see .splits)
+        split = str(params["split"])
+        split_file = str(params.get("split_file") or "")
+        coll = coll.split(
+            split,
+            int(params.get("split_seed") or 0),
+            split_file=Path(split_file) if split_file else None,
+        )
         limit = float(params["max_cloud_cover"])
         coll = filter_clouds(coll, None if limit < 0 else limit)
         coll = coll.with_min_images(MIN_IMAGES.get(self.key, 2))
-        split = str(params["split"])
-        coll = coll.split(split, seed)
         if coll.report.dropped:
             log.warning("%s: %s", self.name, coll.report.text())
         sampler = SAMPLERS[self.key]
