@@ -146,7 +146,9 @@ class Collection:
             plan.check_covers(self.locations, str(split_file))
         else:
             plan = Split.compute(
-                self.locations, split_seed, TEST_FRACTION if test_fraction is None else test_fraction
+                self.locations,
+                split_seed,
+                TEST_FRACTION if test_fraction is None else test_fraction,
             )
         chosen = plan.locations(split)
         if not chosen & set(self.locations):
