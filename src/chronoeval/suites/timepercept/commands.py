@@ -88,3 +88,30 @@ def export_train(
     examples = training_examples(n=n, seed=seed, params=params, data=data)
     path = export_chat_jsonl(examples, out)
     typer.echo(f"wrote {path}")
+
+
+@app.command("tvqa-overall")
+def tvqa_overall(
+    run_dir: Annotated[Path, typer.Argument(help="a run with tvqa_order and tvqa_timelapse")],
+) -> None:
+    """TemporalVQA's pooled Overall accuracy (TimePerceptBench Table 4) from one model's run."""
+    import json
+
+    from chronoeval.core.errors import DataError
+    from chronoeval.suites.timepercept.temporalvqa import pooled_overall
+
+    path = run_dir / "results.json"
+    try:
+        tasks = json.loads(path.read_text(encoding="utf-8"))["tasks"]
+        order = tasks["tvqa_order"]["metrics"]["overall"]["accuracy"]
+        lapse = tasks["tvqa_timelapse"]["metrics"]["overall"]["accuracy"]
+    except FileNotFoundError:
+        raise DataError("no results.json in the run directory", file=path) from None
+    except KeyError as exc:
+        raise DataError(f"results lack {exc} (run both TemporalVQA tasks)", file=path) from None
+    o = pooled_overall(order, lapse)
+    pct = "n/a" if o["value"] is None else f"{100 * o['value']:.2f}%"
+    typer.echo(
+        f"TOU {100 * (order['value'] or 0):.2f}% (n={order['n']}), "
+        f"TIU {100 * (lapse['value'] or 0):.2f}% (n={lapse['n']}), Overall {pct} (n={o['n']})"
+    )

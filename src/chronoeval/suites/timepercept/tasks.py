@@ -8,9 +8,9 @@ LoRA recipe's training data).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -78,10 +78,6 @@ location split: ``split_seed`` for the hash rule, or a ``split_file`` written by
 ``chronoeval timepercept split`` (see :mod:`.splits`)."""
 
 
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
-
-
 class TimePerceptTask(Task):
     suite = "timepercept"
     version = "2"  # 2: one hash split per collection, before task filters (.splits)
@@ -135,7 +131,9 @@ class TimePerceptTask(Task):
             parts.append(TextPart(intro))
         labels = prompts.image_labels(len(spec.images), spec.groups)
         for label, obs in zip(labels, spec.images, strict=True):
-            part, rel, data = image_part(f"{_safe(obs.key)}.png", coll.png(obs))
+            png = coll.png(obs)
+            # named by content, never by location key or view index: names must not leak order
+            part, rel, data = image_part(f"{hashlib.sha256(png).hexdigest()[:20]}.png", png)
             images[rel] = data
             if len(spec.images) > 1:
                 parts.append(TextPart(label))
@@ -159,7 +157,7 @@ class TimePerceptTask(Task):
     def verify(self, item: Item) -> None:
         try:
             gold = gold_from_facts(self.key, item.metadata["facts"])
-        except (KeyError, ValueError, TypeError) as exc:
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
             raise DataError(
                 f"cannot re-derive the gold ({exc})", item_id=item.id, field="metadata.facts"
             ) from None
@@ -417,5 +415,18 @@ class Recognition(_LetterTask):
     family = "control"
     description = "Recognition control (the paper's UCM check): scene category, 5 options"
     n_choices = 5
-    chance_level = 0.2
+    chance_level = 0.2  # with five options; fewer unrelated classes give fewer options
     group_by = ("category",)
+
+    def letters_for(self, item: Item) -> str:
+        return "".join(chr(65 + i) for i in range(len(item.choices or ()) or self.n_choices))
+
+    def parse(self, text: str, item: Item) -> str | NoAnswer:
+        return parse_letter(text, self.letters_for(item), item.choices or ())
+
+    def decode_target(self, item: Item) -> str:
+        if not isinstance(item.target, str) or item.target not in self.letters_for(item):
+            raise DataError(
+                f"gold must be one of {self.letters_for(item)}", item_id=item.id, field="target"
+            )
+        return item.target
