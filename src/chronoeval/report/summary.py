@@ -51,6 +51,8 @@ def print_summary(
     console = console or Console()
     console.print(summary_table(results_by_model))
     for model, results in results_by_model.items():
+        for task, why in sorted((results.get("skipped") or {}).items()):
+            console.print(f"{escape(model)}: {task} skipped: {escape(why)}", emoji=False)
         if not results.get("complete", True):
             console.print(
                 f"[yellow]{escape(model)}: incomplete — some items errored or were never asked; "

@@ -20,22 +20,32 @@ def composite_cmd(
     runs: Annotated[list[Path], typer.Argument(help="run directories holding the five tasks")],
     as_json: Annotated[bool, typer.Option("--json", help="print JSON")] = False,
 ) -> None:
-    """S = (S_A + S_S + S_N)/3 (paper Eq. 6–9), plus the CoT Δ reduction when both ran."""
-    from chronoeval.suites.seeing_time.composite import composite_from_metrics, task_metrics
+    """S = (S_A + S_S + S_N)/3 (paper Eq. 6–9) per model, each from its own runs only, in the
+    paper's Table III layout with ranks; plus the CoT Δ reduction when both ran."""
+    from chronoeval.suites.seeing_time.composite import (
+        composites_by_model,
+        table_iii,
+        table_iii_text,
+    )
 
-    out = composite_from_metrics(task_metrics(runs))
+    per_model = composites_by_model(runs)
+    rows = table_iii(per_model)
     if as_json:
-        typer.echo(json.dumps(out, indent=2))
+        typer.echo(json.dumps({"models": per_model, "table_iii": rows}, indent=2))
         return
-    for k, val in out["inputs"].items():
-        typer.echo(f"{k:>6} = {val:.4f}")
-    for k in ("S_A", "S_S", "S_N", "S"):
-        typer.echo(f"{k:>6} = {100 * out[k]:.2f}")
-    if "cot_effect" in out:
-        o = out["cot_effect"]["overall"]
-        typer.echo(
-            f"CoT: Δ {o['delta_plain']:.4f} -> {o['delta_cot']:.4f} (change {o['change']:+.4f})"
-        )
+    for model, out in per_model.items():
+        typer.echo(f"== {model}")
+        for k, val in out["inputs"].items():
+            typer.echo(f"{k:>6} = {val:.4f}")
+        for k in ("S_A", "S_S", "S_N", "S"):
+            typer.echo(f"{k:>6} = {100 * out[k]:.2f}")
+        if "cot_effect" in out:
+            o = out["cot_effect"]["overall"]
+            typer.echo(
+                f"CoT: Δ {o['delta_plain']:.4f} -> {o['delta_cot']:.4f} (change {o['change']:+.4f})"
+            )
+    typer.echo("")
+    typer.echo(table_iii_text(rows))
 
 
 @app.command("baselines")

@@ -33,10 +33,19 @@ class _Shortcut(SeeingTask):
     version = "1"
     system_prompt: ClassVar[str] = prompts.SHORTCUT_SYSTEM
     user_prompt: ClassVar[str] = prompts.SHORTCUT_USER
-    default_params: ClassVar[dict[str, Any]] = {"n_pairs": 40, "min_gap": 1, "pool": 200}
+    default_params: ClassVar[dict[str, Any]] = {"n_pairs": 40, "min_gap": 1, "pool": 200, "n": 0}
     load_params: ClassVar[dict[str, Any]] = load_params_for({"n_pairs": 1200, "min_gap": 1})
     group_by = ("domain", "condition")
     headline_score = "correct_b"
+
+    def with_n(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``n`` > 0 items: ceil(n/3) pairs (a pair's three conditions are never split, so Δ is
+        computed on whole pairs; 3·ceil(n/3) items)."""
+        n = int(params.get("n") or 0)
+        return {**params, "n_pairs": -(-n // 3)} if n > 0 else params
+
+    def item_limit(self, n: int) -> int:
+        return 3 * -(-n // 3) if n > 0 else 0
 
     def synthetic(self, params: dict[str, Any], seed: int) -> tuple[list[Entry], list[Event]]:
         return synthetic_collection(PHOTO, int(params["pool"]), seed), []
