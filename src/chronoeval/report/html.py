@@ -30,6 +30,7 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
 from chronoeval.report.runs import RunData
+from chronoeval.report.synthetic import synthetic_html
 from chronoeval.report.tables import flatten_metrics, fmt_entry, fmt_value
 
 MAX_SAMPLES = 200
@@ -343,7 +344,8 @@ def _task_sections(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
             parts.append(
                 f"<section class=task id='task-{e(task)}'><h3>{e(task)}</h3>"
                 f"<p>{e(t.description)}</p>"
-                "<table><tr><th>run</th><th>answered</th><th>no answer</th><th>error</th>"
+                + synthetic_html(task, [r.task_entry(task) for r in having])
+                + "<table><tr><th>run</th><th>answered</th><th>no answer</th><th>error</th>"
                 f"<th>missing</th></tr>{counts}</table>"
                 + _metric_tables(task, having)
                 + _figures(task, having, out_dir, ctx)

@@ -67,6 +67,11 @@ class SeeingTask(Task):
 
     suite = SUITE
     default_seed = 0
+    synthetic_note: ClassVar[str | None] = (
+        "Synthetic scenes encode time as arbitrary codes (background palette = year, antenna bars "
+        "= era): a harness, parser and metric check. A real VLM cannot read these dating cues, so "
+        "its accuracy here measures nothing about dating; use the released files."
+    )
     compose_params: ClassVar[dict[str, Any]] = {}
     """Composition options shared by ``build`` (generated) and ``load`` (a user's collection)."""
 

@@ -37,6 +37,11 @@ class _Shortcut(SeeingTask):
     load_params: ClassVar[dict[str, Any]] = load_params_for({"n_pairs": 1200, "min_gap": 1})
     group_by = ("domain", "condition")
     headline_score = "correct_b"
+    synthetic_note = (
+        "Synthetic scenes encode the year as an arbitrary palette a real VLM cannot read; only "
+        "the grayscale Δ = ACC_1 − ACC_2 (a grey image called older) is meaningful here, ACC_B is "
+        "a harness check. Use the released shortcut files for the paper's measure."
+    )
 
     def with_n(self, params: dict[str, Any]) -> dict[str, Any]:
         """``n`` > 0 items: ceil(n/3) pairs (a pair's three conditions are never split, so Δ is

@@ -91,6 +91,11 @@ class TimePerceptTask(Task):
     headline_score: ClassVar[str | None] = "correct"
     key: ClassVar[str]
     """The paper's task code (lower case): selects sampler, prompt and gold rule."""
+    synthetic_note: ClassVar[str | None] = (
+        "Synthetic time-lapse scenes (buildings appear, vegetation follows the seasons, clouds): "
+        "checks the harness, parsers and metrics, and whether a model reads rendered change cues. "
+        "It is not the paper's SITSCC/fMoW imagery; scores are not comparable to the paper's."
+    )
 
     # -- items -------------------------------------------------------------------------------
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
@@ -312,6 +317,12 @@ class TAL(TimePerceptTask):
     description = "Temporal anomaly localisation: which of 5 images breaks the progression (1-5)"
     chance_level = 0.2
     group_by = ("span_bucket", "anomaly")
+    synthetic_note = (
+        TimePerceptTask.synthetic_note or ""
+    ) + (
+        " In TAL, 38% of the default synthetic items (76 of 200, seed 0) are solvable by scene "
+        "category alone: the location anomaly is the one image of another category."
+    )
 
     def parse(self, text: str, item: Item) -> int | NoAnswer:
         return parse_index(text, 5)
@@ -417,6 +428,10 @@ class Recognition(_LetterTask):
     n_choices = 5
     chance_level = 0.2  # with five options; fewer unrelated classes give fewer options
     group_by = ("category",)
+    synthetic_note = (
+        "Synthetic scenes in 5 categories: every item shows all five as options, so this checks "
+        "the harness, not the paper's UCM recognition (21 classes)."
+    )
 
     def letters_for(self, item: Item) -> str:
         return "".join(chr(65 + i) for i in range(len(item.choices or ()) or self.n_choices))
