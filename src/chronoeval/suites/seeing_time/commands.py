@@ -107,3 +107,52 @@ def rag_baseline_cmd(
         return
     s = out["summary"]
     typer.echo(json.dumps({"n": out["n"], "k": k, "task": task, "summary": s}, indent=2))
+
+
+@app.command("rag-pipeline")
+def rag_pipeline_cmd(
+    corpus: Annotated[Path, typer.Option(help="events file, .txt/.md file or folder of them")],
+    describer: Annotated[str, typer.Option(help="backend spec that describes each image")],
+    model: Annotated[str, typer.Option(help="backend spec that answers with the passages")],
+    out: Annotated[
+        Path, typer.Option(help="output folder (describe/, dataset/, rag/, zero-shot/)")
+    ],
+    task: Annotated[
+        str, typer.Option(help="seeing_localization (dynasty RAG) or seeing_year (year RAG)")
+    ] = "seeing_localization",
+    k: Annotated[int, typer.Option(help="passages retrieved per item")] = 3,
+    n: Annotated[int | None, typer.Option(help="number of items")] = None,
+    data: Annotated[
+        Path | None, typer.Option(help="dataset dir, released files or manifest")
+    ] = None,
+    param: Annotated[
+        list[str] | None, typer.Option(help="load/generation option key=value")
+    ] = None,
+    base_url: Annotated[
+        str | None, typer.Option(help="OpenAI-compatible base URL for openai: specs")
+    ] = None,
+    zero_shot: Annotated[
+        bool, typer.Option(help="also run the plain items (Table VIII ZS)")
+    ] = True,
+) -> None:
+    """The paper's RAG pipeline (Algorithm 2): a model describes each image, year/dynasty terms
+    are removed, passages are retrieved and voted on, and the answering model gets the item with
+    the passages. Prints the vote-only, RAG and zero-shot results side by side."""
+    from chronoeval.cli import _params
+    from chronoeval.models.registry import BackendOptions
+    from chronoeval.suites.seeing_time.rag_pipeline import run_pipeline
+
+    summary = run_pipeline(
+        task,
+        describer,
+        model,
+        corpus,
+        out,
+        data=data,
+        n=n,
+        params=_params(param),
+        k=k,
+        options=BackendOptions(base_url=base_url),
+        zero_shot=zero_shot,
+    )
+    typer.echo(json.dumps(summary, indent=2, ensure_ascii=False))
