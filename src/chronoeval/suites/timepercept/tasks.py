@@ -317,9 +317,7 @@ class TAL(TimePerceptTask):
     description = "Temporal anomaly localisation: which of 5 images breaks the progression (1-5)"
     chance_level = 0.2
     group_by = ("span_bucket", "anomaly")
-    synthetic_note = (
-        TimePerceptTask.synthetic_note or ""
-    ) + (
+    synthetic_note = (TimePerceptTask.synthetic_note or "") + (
         " In TAL, 38% of the default synthetic items (76 of 200, seed 0) are solvable by scene "
         "category alone: the location anomaly is the one image of another category."
     )
