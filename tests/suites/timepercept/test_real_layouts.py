@@ -153,3 +153,15 @@ def test_temporalvqa_pooled_overall_reproduces_table_4() -> None:
         got = pooled_overall({"value": tou, "n": 720}, {"value": tiu, "n": 125})
         assert got["value"] == pytest.approx(overall, abs=6e-5)
         assert got["n"] == 845
+
+
+def test_random_recognition_answers_among_the_listed_options(tmp_path: Path) -> None:
+    root = tmp_path / "UCM"
+    for cls in ("beach", "forest", "harbor"):  # three unrelated classes: 3 options per item
+        d = root / "Images" / cls
+        d.mkdir(parents=True)
+        Image.new("RGB", (32, 32), (len(cls) * 20, 40, 50)).save(d / f"{cls}00.tif")
+    res = api.run(["tp_recognition"], "random", data=root, params={"split": "all"}, n=30,
+                  run_dir=tmp_path / "r", progress=False, plots=False)  # fmt: skip
+    assert {len(r.metadata["facts"]["options"]) for r in res.records} == {3}
+    assert {r.answer for r in res.records} <= {"A", "B", "C"}

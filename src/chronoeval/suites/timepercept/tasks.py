@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
@@ -430,6 +431,16 @@ class Recognition(_LetterTask):
         "Synthetic scenes in 5 categories: every item shows all five as options, so this checks "
         "the harness, not the paper's UCM recognition (21 classes)."
     )
+
+    def random_answer_for(self, rng: random.Random, messages: Any) -> str:
+        """A uniform letter among the options the prompt lists ("A. … B. …"), counted from the
+        prompt text the model sees (an item may have fewer than five unrelated classes)."""
+        text = "\n".join(m.text for m in messages)
+        shown = set(re.findall(r"(?<![A-Za-z])([A-E])\. ", text))
+        k = 0
+        while k < self.n_choices and chr(65 + k) in shown:
+            k += 1
+        return rng.choice(self.letters()[: max(k, 2)])
 
     def letters_for(self, item: Item) -> str:
         return "".join(chr(65 + i) for i in range(len(item.choices or ()) or self.n_choices))
