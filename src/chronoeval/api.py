@@ -27,7 +27,7 @@ from typing import Any
 from chronoeval import __version__
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
-from chronoeval.core.errors import ChronoevalError, DataError
+from chronoeval.core.errors import ChronoevalError, DataError, NotApplicable
 from chronoeval.core.items import Item
 from chronoeval.core.params import coerce_params
 from chronoeval.core.registry import get_task
@@ -288,7 +288,14 @@ def run(
         for name in tasks:
             task = get_task(name)
             ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params, limit=limit)
-            backend = make_backend(model, task, ds.items, options)
+            try:
+                backend = make_backend(model, task, ds.items, options)
+            except NotApplicable as exc:
+                if len(tasks) == 1:
+                    raise
+                config.setdefault("skipped", {})[name] = str(exc)  # recorded, not an error
+                _write_json(run_dir / "config.json", config)
+                continue
             config["backend"] = backend.describe()
             config["tasks"][name] = {
                 "dataset": str(ds.root.resolve()),
@@ -405,6 +412,8 @@ def score_records(
         }
         all_records.extend(records)
     results["complete"] = complete
+    if config.get("skipped"):
+        results["skipped"] = config["skipped"]
     _write_json(run_dir / "results.json", results)
     write_samples(run_dir, all_records)
     if plots:

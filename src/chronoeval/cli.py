@@ -72,6 +72,14 @@ def list_tasks() -> None:
             lit(task.description),
         )
     console.print(table)
+    from chronoeval.report.synthetic import synthetic_note
+
+    notes = [(name, synthetic_note(name)) for name in all_tasks()]
+    if any(note for _, note in notes):
+        console.print("Synthetic default sets (what they can and cannot measure):")
+        for name, note in notes:
+            if note:
+                console.print(f"  {name}: {note}", markup=False, emoji=False)
 
 
 @app.command()

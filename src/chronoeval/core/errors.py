@@ -59,3 +59,9 @@ class UnknownNameError(ChronoevalError):
 
     def __init__(self, kind: str, name: str, known: list[str]) -> None:
         super().__init__(f"unknown {kind} {name!r}; known: {', '.join(sorted(known)) or '(none)'}")
+
+
+class NotApplicable(ChronoevalError):
+    """A backend (baseline, control agent) that does not apply to a task. A multi-task run skips
+    the task and records this reason in config.json and results.json (``skipped``) instead of
+    failing; a single-task run reports it like any error."""

@@ -17,7 +17,7 @@ import time
 from collections import Counter
 from collections.abc import Callable
 
-from chronoeval.core.errors import ChronoevalError
+from chronoeval.core.errors import ChronoevalError, NotApplicable
 from chronoeval.core.task import Agent, Task
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, Response
@@ -40,7 +40,7 @@ class FunctionBackend(Backend):
 def reference_backend(task: Task) -> Backend:
     agent: Agent | None = task.reference_agent()
     if agent is None:
-        raise ChronoevalError(f"task {task.name!r} has no reference agent")
+        raise NotApplicable(f"task {task.name!r} has no reference agent")
 
     def answer(request: Request) -> str:
         return agent(request.messages, request.read_image)
@@ -53,7 +53,11 @@ def random_backend(task: Task, seed: int = 0) -> Backend:
 
     def answer(request: Request) -> str:
         digest = hashlib.sha256(f"{seed}:{request.key('random')}".encode()).digest()
-        return task.random_answer(random.Random(int.from_bytes(digest[:8], "big")))
+        rng = random.Random(int.from_bytes(digest[:8], "big"))
+        per_request = getattr(task, "random_answer_for", None)  # answer space depends on the prompt
+        if per_request is not None:
+            return per_request(rng, request.messages)
+        return task.random_answer(rng)
 
     return FunctionBackend(identity, answer, threaded=False)
 

@@ -162,3 +162,7 @@ def _majority(arg: str | None, task: Task, items: list[Item], opts: BackendOptio
 
     text = majority_answer(task, items)
     return FunctionBackend(f"majority/{task.name}/{text}", lambda _r: text, threaded=False)
+
+
+# the no-image wrapper (language-prior baseline) registers itself; kept in its own module
+from chronoeval.models import noimage as _noimage_module  # noqa: E402, F401

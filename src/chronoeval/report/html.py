@@ -32,6 +32,7 @@ from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
 from chronoeval.report.paper_tables import html_section as paper_tables_section
 from chronoeval.report.runs import RunData
+from chronoeval.report.synthetic import synthetic_html
 from chronoeval.report.tables import (
     flatten_metrics,
     fmt_entry,
@@ -423,7 +424,8 @@ def _task_sections(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
             parts.append(
                 f"<section class=task id='task-{e(task)}'><h3>{e(task)}</h3>"
                 f"<p>{e(t.description)}</p>"
-                "<table><tr><th>run</th><th>answered</th><th>no answer</th><th>error</th>"
+                + synthetic_html(task, [r.task_entry(task) for r in having])
+                + "<table><tr><th>run</th><th>answered</th><th>no answer</th><th>error</th>"
                 f"<th>missing</th></tr>{counts}</table>"
                 + unparsed_html(task, having)
                 + _metric_tables(task, having)

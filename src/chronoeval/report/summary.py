@@ -53,6 +53,12 @@ def print_summary(
     console.print(summary_table(results_by_model))
     print_unparsed(results_by_model, console)
     for model, results in results_by_model.items():
+        for task, why in sorted((results.get("skipped") or {}).items()):
+            console.print(f"{escape(model)}: {task} skipped: {escape(why)}", emoji=False)
+        from chronoeval.report.synthetic import synthetic_labels
+
+        for task, note in sorted(synthetic_labels(results).items()):
+            console.print(f"{escape(model)}: {task} ran on its synthetic set: {escape(note)}")
         if not results.get("complete", True):
             console.print(
                 f"[yellow]{escape(model)}: incomplete — some items errored or were never asked; "

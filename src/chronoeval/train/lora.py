@@ -84,15 +84,25 @@ def training_examples(
     n: int = 800,
     seed: int = 0,
     params: dict[str, Any] | None = None,
+    data: Path | None = None,
 ) -> list[Example]:
-    """The union of the tasks' training splits (``split=train``), gold written as a model would."""
+    """The union of the tasks' training splits (``split=train``), gold written as a model would.
+
+    ``data``: a manifest or fMoW folder (default: the synthetic collection). The split is the
+    collection's one location split (``params["split_file"]`` or the hash rule), the same one the
+    test items come from, so no test location is trained on."""
     from chronoeval import api
     from chronoeval.core.registry import get_task
 
     out: list[Example] = []
     for name in tasks:
         task = get_task(name)
-        ds = api.generate(name, n=n, seed=seed, params={**(params or {}), "split": "train"})
+        if data is not None:
+            ds = api.import_data(
+                name, data, {**(params or {}), "n": n, "seed": seed, "split": "train"}
+            )
+        else:
+            ds = api.generate(name, n=n, seed=seed, params={**(params or {}), "split": "train"})
         for item in ds.items:
             parts: list[tuple[str, str]] = []
             for m in item.messages:

@@ -147,4 +147,4 @@ def test_user_collection_manifest_builds_every_task(tmp_path: Path) -> None:
         text=True,
         check=True,
     )
-    assert json.loads(out.stdout)["S"] == 1.0
+    assert json.loads(out.stdout)["models"]["reference"]["S"] == 1.0

@@ -110,6 +110,15 @@ def test_too_few_locations_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(DataError, match="2 different locations|4 different locations"):
         list(
             api.get_task("tp_eii").load(
-                root, {"n": 4, "split": "test", "seed": 0, "max_cloud_cover": 20, "fmow_splits": ""}
+                root,
+                {
+                    "n": 4,
+                    "split": "all",
+                    "seed": 0,
+                    "max_cloud_cover": 20,
+                    "fmow_splits": "",
+                    "split_seed": 0,
+                    "split_file": "",
+                },
             )
         )

@@ -11,7 +11,7 @@ from typing import Any, ClassVar
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem
 from chronoeval.core.errors import DataError
-from chronoeval.core.items import Item, Message, TextPart
+from chronoeval.core.items import ImagePart, Item, Message, TextPart
 from chronoeval.core.ranking import kendall_tau
 from chronoeval.core.registry import register_task
 from chronoeval.core.stats import mean_metric
@@ -215,12 +215,19 @@ class ChronoSort(SeeingTask):
     name = "seeing_sort"
     version = "1"
     description = "Seeing Time: sort 4 (same category) or 5 (mixed) artefacts oldest→newest; Kendall τ, 50·(1+τ)"
-    default_params: ClassVar[dict[str, Any]] = {"n_intra": 20, "n_cross": 20, "pool": 150}
+    default_params: ClassVar[dict[str, Any]] = {"n_intra": 20, "n_cross": 20, "pool": 150, "n": 0}
     load_params: ClassVar[dict[str, Any]] = load_params_for({"n_intra": 20, "n_cross": 20})
     group_by = ("level", "category")
     request_options: ClassVar[dict[str, Any]] = {"response_format": {"type": "json_object"}}
     """The release's artifacts-sort.py sends JSON mode (prompts.json ``artifacts_sort``)."""
     headline_score = "tau"
+
+    def with_n(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``n`` > 0: ceil(n/2) same-category sets of 4 and floor(n/2) mixed sets of 5."""
+        n = int(params.get("n") or 0)
+        if n <= 0:
+            return params
+        return {**params, "n_intra": n - n // 2, "n_cross": n // 2}
 
     def synthetic(self, params: dict[str, Any], seed: int) -> tuple[list[Entry], list[Event]]:
         return synthetic_collection(ARTIFACT, int(params["pool"]), seed), []
@@ -361,10 +368,16 @@ class ChronoSort(SeeingTask):
     def chance(self, metrics: dict[str, Any]) -> float | None:
         return 0.0
 
-    def random_answer(self, rng: random.Random) -> str:
-        order = list(range(4))
+    def random_answer(self, rng: random.Random, n_images: int = 4) -> str:
+        order = list(range(n_images))
         rng.shuffle(order)
         return '{"ans": "' + ", ".join(map(str, order)) + '"}'
+
+    def random_answer_for(self, rng: random.Random, messages: Any) -> str:
+        """A uniform permutation of as many indices as the request shows images (4 or 5): the
+        random backend counts the images it is sent, it never reads the item's metadata."""
+        n = sum(isinstance(p, ImagePart) for m in messages for p in m.content)
+        return self.random_answer(rng, n or 4)
 
     def gold_text(self, item: Item) -> str:
         return '{"ans": "' + ", ".join(map(str, item.target)) + '"}'

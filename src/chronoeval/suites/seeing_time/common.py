@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import random
 from collections.abc import Iterator
+from itertools import islice
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -29,9 +30,11 @@ COMMON_LOAD_PARAMS: dict[str, Any] = {
     "images_root": None,
     "allow_missing_images": False,
     "seed": 0,
+    "n": 0,
 }
 """Options every task's ``load`` takes: where the images are, whether missing images may be left
-out (counted), and the seed of every shuffle (option order, image order)."""
+out (counted), the seed of every shuffle (option order, image order), and ``n``: at most this
+many items (0: all; the release's first n in file order)."""
 
 
 def part_for(data: bytes, ext: str) -> tuple[ImagePart, dict[str, bytes]]:
@@ -64,10 +67,16 @@ class SeeingTask(Task):
 
     suite = SUITE
     default_seed = 0
+    synthetic_note: ClassVar[str | None] = (
+        "Synthetic scenes encode time as arbitrary codes (background palette = year, antenna bars "
+        "= era): a harness, parser and metric check. A real VLM cannot read these dating cues, so "
+        "its accuracy here measures nothing about dating; use the released files."
+    )
     compose_params: ClassVar[dict[str, Any]] = {}
     """Composition options shared by ``build`` (generated) and ``load`` (a user's collection)."""
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
+        params = self.with_n(params)
         entries, events = self.synthetic(params, seed)
         yield from self.compose(entries, events, params, seed)
 
@@ -78,10 +87,22 @@ class SeeingTask(Task):
             entries = load_collection(path, params.get("images_root"))
             ev = params.get("events")
             events = load_events(Path(ev)) if ev else []
-            yield from self.compose(entries, events, {**self.default_params, **params}, seed)
+            merged = self.with_n({**self.default_params, **params})
+            yield from self.compose(entries, events, merged, seed)
             return
         finder = ImageFinder(params.get("images_root"), bool(params.get("allow_missing_images")))
-        yield from self.load_release(path, finder, seed)
+        items = self.load_release(path, finder, seed)
+        limit = self.item_limit(int(params.get("n") or 0))
+        yield from islice(items, limit) if limit > 0 else items
+
+    def with_n(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Map the generic ``n`` (items) onto a task's own counts (sort: intra/cross sets,
+        shortcut: pairs); tasks whose count is ``n`` already keep it."""
+        return params
+
+    def item_limit(self, n: int) -> int:
+        """How many released items ``n`` keeps (shortcut: whole pairs, 3 items each)."""
+        return n
 
     # hooks -----------------------------------------------------------------------------------
     def synthetic(self, params: dict[str, Any], seed: int) -> tuple[list[Entry], list[Event]]:

@@ -45,7 +45,7 @@ from chronoeval.suites.seeing_time.parsing import (
     released_substring_correct,
 )
 from chronoeval.suites.seeing_time.rag import RAG_PARAMS, RagVariant
-from chronoeval.suites.seeing_time.release import ImageFinder, load_news
+from chronoeval.suites.seeing_time.release import ImageFinder, load_news, load_news_year
 from chronoeval.suites.seeing_time.scenes import PHOTO
 
 YEAR_RANGE = {"year_min": 1900, "year_max": 2025}
@@ -77,11 +77,23 @@ class YearEstimation(RagVariant, SeeingTask):
             )
 
     def load_release(self, path: Path, finder: ImageFinder, seed: Any) -> Iterator[BuiltItem]:
-        raise DataError(
-            "the release has no per-image year file for News-Year (the 1,028 SPEED images); give "
-            "a collection manifest of your copy (image, year, category)",
-            file=path,
-        )
+        """News-Year on the release: every dated image the news files name, once
+        (:func:`~chronoeval.suites.seeing_time.release.load_news_year`; 1,005 images where the
+        paper has 1,028)."""
+        lo, hi = YEAR_RANGE["year_min"], YEAR_RANGE["year_max"]
+        for k, d in enumerate(load_news_year(path, finder)):
+            part, blobs = part_for(d.image.data, d.image.ext)
+            msg = Message("user", (TextPart(self.prompt), part))
+            meta = {
+                "category": d.domain,
+                "year_min": lo,
+                "year_max": hi,
+                "source": f"{d.domain}/{d.original}",
+            }
+            yield BuiltItem(
+                Item(f"year-{d.domain}-{k:05d}", self.suite, self.name, (msg,), d.year, None, meta),
+                blobs,
+            )
 
     def decode_target(self, item: Item) -> int:
         if not isinstance(item.target, int):

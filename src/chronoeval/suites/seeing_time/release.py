@@ -355,3 +355,79 @@ def load_news(path: Path, finder: ImageFinder) -> Iterator[NewsTest]:
             )
     finder.finish(Path(path))
     yield from out
+
+
+# -- News-Year from the release -----------------------------------------------------------------
+@dataclass(frozen=True)
+class DatedImage:
+    domain: str
+    original: str
+    year: int
+    image: Image
+
+
+def load_news_year(path: Path, finder: ImageFinder) -> Iterator[DatedImage]:
+    """The dated images the news files name, once each (the release ships no per-image year file
+    for News-Year). Each ``news/<domain>/<domain>-MMT-test-information.json`` image carries
+    ``original_name`` and ``year``; the same image recurs across tests and is stored under each
+    test's folder (``<domain>/<test_id>/<new_name>``): the first copy found is used.
+
+    Counts (release commit becc2b4): 1,005 distinct (domain, original_name) images in the news
+    files. The shortcut files name 830, 816 of them also in the news files; the 14 others are left
+    out because the released shortcut copies may be the grayscale versions. The paper's SPEED set
+    has 1,028 (docs/suites/seeing_time.md)."""
+    files = _files(
+        path, "news/*/*-MMT-test-information.json", "*/*-MMT-test-information.json", "*.json"
+    )
+    seen: dict[tuple[str, str], tuple[int, list[str], str]] = {}
+    for f in files:
+        domain = f.parent.name
+        for line, row in read_rows(f):
+            tid = str(row.get("test_id", f"row{line}"))
+            imgs = row.get("images")
+            if not isinstance(imgs, list):
+                raise DataError(
+                    "needs a list of images", file=f, line=line, item_id=tid, field="images"
+                )
+            for k, im in enumerate(imgs, start=1):
+                if not isinstance(im, dict):
+                    raise DataError(
+                        f"image {k} is not an object",
+                        file=f,
+                        line=line,
+                        item_id=tid,
+                        field="images",
+                    )
+                original = str(im.get("original_name") or "")
+                year = im.get("year")
+                if not original or not isinstance(year, int) or isinstance(year, bool):
+                    raise DataError(
+                        f"image {k} lacks original_name or an integer year",
+                        file=f,
+                        line=line,
+                        item_id=tid,
+                        field="images",
+                    )
+                m = re.match(r"^(\d{4})_", original)
+                if m and int(m[1]) != year:
+                    raise DataError(
+                        f"image {k}: year {year} but the name says {m[1]}",
+                        file=f,
+                        line=line,
+                        item_id=tid,
+                        field="images.year",
+                    )
+                new = str(im.get("new_name", f"{k}.jpg"))
+                key = (domain, original)
+                cands = [f"{domain}/{tid}/{new}", f"{tid}/{new}", f"{domain}/{original}"]
+                if key in seen:
+                    seen[key][1].extend(cands)
+                else:
+                    seen[key] = (year, cands, f"{f.name}:{line}")
+    out = []
+    for (domain, original), (year, cands, _where) in sorted(seen.items()):
+        im = finder.find(list(dict.fromkeys(cands)))
+        if im is not None:
+            out.append(DatedImage(domain, original, year, im))
+    finder.finish(Path(path))
+    yield from out

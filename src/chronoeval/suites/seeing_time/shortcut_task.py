@@ -37,12 +37,26 @@ class _Shortcut(SeeingTask):
     version = "1"
     system_prompt: ClassVar[str] = prompts.SHORTCUT_SYSTEM
     user_prompt: ClassVar[str] = prompts.SHORTCUT_USER
-    default_params: ClassVar[dict[str, Any]] = {"n_pairs": 40, "min_gap": 1, "pool": 200}
+    default_params: ClassVar[dict[str, Any]] = {"n_pairs": 40, "min_gap": 1, "pool": 200, "n": 0}
     load_params: ClassVar[dict[str, Any]] = load_params_for({"n_pairs": 1200, "min_gap": 1})
     group_by = ("domain", "condition")
     request_options: ClassVar[dict[str, Any]] = {"response_format": {"type": "json_object"}}
     """The release's shortcut scripts send JSON mode (prompts.json ``shortcut.response_format``)."""
     headline_score = "correct_b"
+    synthetic_note = (
+        "Synthetic scenes encode the year as an arbitrary palette a real VLM cannot read; only "
+        "the grayscale Δ = ACC_1 − ACC_2 (a grey image called older) is meaningful here, ACC_B is "
+        "a harness check. Use the released shortcut files for the paper's measure."
+    )
+
+    def with_n(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``n`` > 0 items: ceil(n/3) pairs (a pair's three conditions are never split, so Δ is
+        computed on whole pairs; 3·ceil(n/3) items)."""
+        n = int(params.get("n") or 0)
+        return {**params, "n_pairs": -(-n // 3)} if n > 0 else params
+
+    def item_limit(self, n: int) -> int:
+        return 3 * -(-n // 3) if n > 0 else 0
 
     def synthetic(self, params: dict[str, Any], seed: int) -> tuple[list[Entry], list[Event]]:
         return synthetic_collection(PHOTO, int(params["pool"]), seed), []

@@ -20,7 +20,6 @@ import csv
 import io
 import json
 import logging
-import math
 import random
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -126,19 +125,41 @@ class Collection:
 
     @property
     def categories(self) -> list[str]:
-        return sorted({o.category for obs in self.locations.values() for o in obs})
+        """Category names present (an unlabelled location, e.g. fMoW ``test/``, has none)."""
+        return sorted({o.category for obs in self.locations.values() for o in obs if o.category})
 
-    def split(self, split: str, seed: int, test_fraction: float = 0.2) -> Collection:
-        """Locations split into disjoint train/test sets (a seeded shuffle of the sorted ids;
-        the first ``ceil(test_fraction · n)`` are test). ``all`` keeps every location."""
+    def split(
+        self,
+        split: str,
+        split_seed: int = 0,
+        test_fraction: float | None = None,
+        split_file: Path | None = None,
+    ) -> Collection:
+        """The locations on one side of the collection's one split (:mod:`.splits`): from
+        ``split_file`` when given, else by the hash rule for ``split_seed``. ``all`` keeps every
+        location. Call it before any task filter so every task sees the same assignment."""
+        from chronoeval.suites.timepercept.splits import TEST_FRACTION, Split
+
         if split == "all":
             return self
-        if split not in ("train", "test"):
-            raise DataError(f"split must be train, test or all, got {split!r}", field="split")
-        ids = sorted(self.locations)
-        random.Random(f"split:{seed}").shuffle(ids)
-        k = min(max(1, math.ceil(len(ids) * test_fraction)), max(1, len(ids) - 1))
-        chosen = set(ids[:k] if split == "test" else ids[k:])
+        if split_file is not None:
+            plan = Split.read(split_file)
+            plan.check_covers(self.locations, str(split_file))
+        else:
+            plan = Split.compute(
+                self.locations,
+                split_seed,
+                TEST_FRACTION if test_fraction is None else test_fraction,
+            )
+        chosen = plan.locations(split)
+        if not chosen & set(self.locations):
+            raise DataError(
+                f"the {split} split of this collection has no location "
+                f"({len(self.locations)} locations, split seed {plan.split_seed}, test fraction "
+                f"{plan.test_fraction}); use a larger collection, another split seed or split=all",
+                file=str(split_file or self.report.source),
+                field="split",
+            )
         sub = Collection(
             {loc: obs for loc, obs in self.locations.items() if loc in chosen},
             self._loader,
@@ -337,11 +358,33 @@ def load_manifest(path: Path) -> Collection:
     return _assemble(list(observations()), report)
 
 
-def load_fmow(root: Path, splits: Iterable[str] | None = None) -> Collection:
-    """The fMoW folder layout; per-image JSON gives ``timestamp`` and ``cloud_cover``.
+def _fmow_category(obj: dict[str, Any]) -> str:
+    """The first bounding box's ``category`` (``bounding_boxes`` is a list of
+    ``{"box": [x, y, w, h], "category": ..., "ID": ...}``, or one such object in some files)."""
+    boxes = obj.get("bounding_boxes")
+    if isinstance(boxes, dict):
+        boxes = [boxes]
+    if isinstance(boxes, list) and boxes and isinstance(boxes[0], dict):
+        cat = boxes[0].get("category")
+        if isinstance(cat, str):
+            return cat
+    return ""
 
-    ``splits``: the top-level split folders to read (default: every folder under ``root``).
-    The JSON may carry the fields at the top level or under ``metadata`` (some re-packagings).
+
+def load_fmow(root: Path, splits: Iterable[str] | None = None) -> Collection:
+    """The published fMoW-rgb layout, as the fMoW baseline (``code/data_ml_functions/
+    dataFunctions.py``) walks it:
+
+    - ``train/`` and ``val/``: ``<split>/<category>/<category>_<id>/<category>_<id>_<view>_rgb.jpg``
+      with a ``.json`` beside each image;
+    - ``test/`` (sequestered labels): ``test/<id>/<id>_<view>_rgb.{jpg,json}``.
+
+    Each JSON carries ``timestamp`` (ISO 8601, ``Z``), ``cloud_cover`` (percent),
+    ``bounding_boxes`` (``category``, ``box``, ``ID``), ``gsd``, ``utm``, ``img_width``, … .
+    The category is the category folder; for ``test/`` the first box's ``category`` where present,
+    else empty (such locations serve the temporal tasks, never the recognition control).
+    ``_msrgb`` files (fMoW-full) are not read. ``splits``: the top-level split folders to read
+    (default: every folder under ``root``). Some re-packagings nest the fields under ``metadata``.
     """
     root = Path(root)
     if not root.is_dir():
@@ -354,9 +397,13 @@ def load_fmow(root: Path, splits: Iterable[str] | None = None) -> Collection:
 
     def observations() -> Iterable[Observation]:
         for s in wanted:
-            for meta in sorted((root / s).glob("*/*/*_rgb.json")):
+            metas = sorted(
+                m
+                for m in (root / s).rglob("*_rgb.json")
+                if len(m.relative_to(root / s).parts) in (2, 3)
+            )
+            for meta in metas:
                 report.images_seen += 1
-                category = meta.parent.parent.name
                 loc_dir = meta.parent.name
                 where = str(meta.relative_to(root))
                 try:
@@ -364,8 +411,13 @@ def load_fmow(root: Path, splits: Iterable[str] | None = None) -> Collection:
                 except (json.JSONDecodeError, UnicodeDecodeError):
                     report.drop("metadata JSON unreadable", where)
                     continue
-                if isinstance(obj, dict) and isinstance(obj.get("metadata"), dict):
+                if not isinstance(obj, dict):
+                    report.drop("metadata JSON is not an object", where)
+                    continue
+                if isinstance(obj.get("metadata"), dict):
                     obj = {**obj["metadata"], **obj}
+                nested = len(meta.relative_to(root / s).parts) == 3
+                category = meta.parent.parent.name if nested else _fmow_category(obj)
                 try:
                     ts = parse_timestamp(obj.get("timestamp"))
                 except ValueError:
@@ -389,11 +441,47 @@ def load_fmow(root: Path, splits: Iterable[str] | None = None) -> Collection:
     return _assemble(list(observations()), report)
 
 
+UCM_NO_DATE = datetime(1970, 1, 1, tzinfo=UTC)
+"""UCM images carry no date; this placeholder is never a gold (every UCM location has one image,
+which every temporal task refuses: they need at least two)."""
+
+
+def load_ucm(root: Path) -> Collection:
+    """The UC Merced Land Use release: ``[UCMerced_LandUse/]Images/<class>/<class>NN.tif``
+    (21 classes × 100 images). Each image is its own location; only ``tp_recognition`` applies."""
+    root = Path(root)
+    images = root / "Images" if (root / "Images").is_dir() else root
+    report = LoadReport(str(root))
+
+    def observations() -> Iterable[Observation]:
+        for cls in sorted(p for p in images.iterdir() if p.is_dir()):
+            for img in sorted(f for f in cls.iterdir() if f.is_file()):
+                report.images_seen += 1
+                why = _readable(img)
+                if why:
+                    report.drop(why, str(img.relative_to(root)))
+                    continue
+                loc = f"{cls.name}/{img.stem}"
+                yield Observation(loc, cls.name, UCM_NO_DATE, loc, str(img), None)
+
+    return _assemble(list(observations()), report)
+
+
+def _is_ucm(path: Path) -> bool:
+    images = path / "Images" if (path / "Images").is_dir() else path
+    return (path / "Images").is_dir() or (
+        images.is_dir() and any(images.glob("*/*.tif")) and not any(images.glob("*/*/*_rgb.json"))
+    )
+
+
 def load_collection(path: Path, fmow_splits: str = "") -> Collection:
-    """A manifest file (``.csv``/``.jsonl``) or an fMoW folder."""
+    """A manifest file (``.csv``/``.jsonl``), a UCM folder (``Images/<class>/*.tif``) or an
+    fMoW folder."""
     path = Path(path)
     if path.is_file():
         return load_manifest(path)
+    if path.is_dir() and _is_ucm(path):
+        return load_ucm(path)
     splits = [s for s in fmow_splits.split(",") if s.strip()] if fmow_splits else None
     return load_fmow(path, splits)
 

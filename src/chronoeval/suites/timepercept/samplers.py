@@ -16,6 +16,7 @@ from itertools import combinations
 from typing import Any
 
 from chronoeval.core.errors import DataError
+from chronoeval.suites.timepercept.classes import distractors
 from chronoeval.suites.timepercept.collection import Collection, Observation
 
 ICE_CATEGORIES = ("A", "B", "C", "D", "E")
@@ -26,66 +27,6 @@ ICE_LABELS = (
     "1-2 Years (366-730 days)",
     "2+ Years (731 days or more)",
 )
-FMOW_DISTRACTORS = (
-    "airport_hangar",
-    "airport_terminal",
-    "amusement_park",
-    "archaeological_site",
-    "barn",
-    "border_checkpoint",
-    "burial_site",
-    "car_dealership",
-    "construction_site",
-    "crop_field",
-    "dam",
-    "debris_or_rubble",
-    "educational_institution",
-    "electric_substation",
-    "fire_station",
-    "flooded_road",
-    "fountain",
-    "gas_station",
-    "golf_course",
-    "ground_transportation_station",
-    "helipad",
-    "hospital",
-    "interchange",
-    "lake_or_pond",
-    "lighthouse",
-    "military_facility",
-    "multi-unit_residential",
-    "nuclear_powerplant",
-    "office_building",
-    "oil_or_gas_facility",
-    "park",
-    "parking_lot_or_garage",
-    "place_of_worship",
-    "police_station",
-    "port",
-    "prison",
-    "race_track",
-    "railway_bridge",
-    "recreational_facility",
-    "road_bridge",
-    "runway",
-    "shipyard",
-    "single-unit_residential",
-    "smokestack",
-    "space_facility",
-    "stadium",
-    "storage_tank",
-    "surface_mine",
-    "swimming_pool",
-    "toll_booth",
-    "tower",
-    "tunnel_opening",
-    "waste_disposal",
-    "water_treatment_facility",
-    "wind_farm",
-    "zoo",
-)
-"""fMoW category names (a subset of its 62 classes) used as recognition distractors."""
-
 MAX_TRIES = 200
 
 
@@ -381,18 +322,30 @@ def sample_eii(coll: Collection, i: int, rng: random.Random) -> Spec:
 
 # -- recognition control ------------------------------------------------------------------------
 def sample_recognition(coll: Collection, i: int, rng: random.Random) -> Spec:
-    """One image; five category options (its own and four distractors from the collection's
-    other categories and fMoW class names), in random order. Gold: the letter of its own."""
-    obs = rng.choice(coll.locations[rng.choice(sorted(coll.locations))])
-    pool = sorted((set(coll.categories) | set(FMOW_DISTRACTORS)) - {obs.category})
-    options = [obs.category, *rng.sample(pool, 4)]
+    """One image; its own category and up to four distractors from *the collection's own* class
+    list, none a near-synonym of the gold or of each other (:mod:`.classes`), in random order.
+    Gold: the letter of its own. Fewer than five options when the collection has fewer unrelated
+    classes; fewer than two is an error."""
+    labelled = sorted(loc for loc, obs in coll.locations.items() if obs[0].category)
+    if not labelled:
+        raise DataError("no location has a category label", file=coll.report.source)
+    obs = rng.choice(coll.locations[rng.choice(labelled)])
+    others = distractors(obs.category, coll.categories, 4, rng)
+    if not others:
+        raise DataError(
+            f"recognition needs at least two unrelated categories; the collection has "
+            f"{', '.join(coll.categories)}",
+            file=coll.report.source,
+            field="category",
+        )
+    options = [obs.category, *others]
     rng.shuffle(options)
     gold = chr(65 + options.index(obs.category))
     return Spec(
         [obs],
         gold,
         {**_facts([obs]), "categories": [obs.category], "options": options},
-        {"category": obs.category},
+        {"category": obs.category, "n_options": len(options)},
         options=[o.replace("_", " ") for o in options],
     )
 
@@ -404,6 +357,8 @@ def _days(times: list[str]) -> list[int]:
 
 def gold_from_facts(task: str, facts: dict[str, Any]) -> Any:
     """Re-derive a gold answer from the shown images' stored timestamps/locations/categories."""
+    if task == "recognition":
+        return chr(65 + facts["options"].index(facts["categories"][0]))
     times = [datetime.fromisoformat(t) for t in facts["times"]]
     days = _days(facts["times"])
     if task == "tal":
@@ -427,8 +382,6 @@ def gold_from_facts(task: str, facts: dict[str, Any]) -> Any:
         return [chr(65 + j) for j in sorted(range(3), key=lambda j: spans[j])]
     if task == "eii":
         return chr(65 + max(range(4), key=lambda j: spans[j]))
-    if task == "recognition":
-        return chr(65 + facts["options"].index(facts["categories"][0]))
     raise ValueError(f"no gold rule for task {task!r}")
 
 
@@ -444,5 +397,5 @@ SAMPLERS: dict[str, Callable[[Collection, int, random.Random], Spec]] = {
     "eii": sample_eii,
     "recognition": sample_recognition,
 }
-MIN_IMAGES = {"tal": 5, "isr": 5, "sov": 5, "tpl": 5}
-"""Images per location a task needs (others: 2)."""
+MIN_IMAGES = {"tal": 5, "isr": 5, "sov": 5, "tpl": 5, "recognition": 1}
+"""Images per location a task needs (others: 2); recognition needs one (UCM has one per place)."""

@@ -8,6 +8,7 @@ LoRA recipe's training data).
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import random
 import re
@@ -60,6 +61,8 @@ SYNTHETIC_PARAMS: dict[str, Any] = {
     "n_locations": 120,
     "clouds": True,
     "max_cloud_cover": 20.0,
+    "split_seed": 0,
+    "split_file": "",
 }
 LOAD_PARAMS: dict[str, Any] = {
     "n": 200,
@@ -67,18 +70,18 @@ LOAD_PARAMS: dict[str, Any] = {
     "seed": 0,
     "max_cloud_cover": 20.0,
     "fmow_splits": "",
+    "split_seed": 0,
+    "split_file": "",
 }
 """``--param`` options for ``--data``: items, our split, sampling seed, cloud limit in percent
-(negative: no limit), and which fMoW split folders to read (comma-separated; default all)."""
-
-
-def _safe(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", name)
+(negative: no limit), which fMoW split folders to read (comma-separated; default all), and the
+location split: ``split_seed`` for the hash rule, or a ``split_file`` written by
+``chronoeval timepercept split`` (see :mod:`.splits`)."""
 
 
 class TimePerceptTask(Task):
     suite = "timepercept"
-    version = "1"
+    version = "2"  # 2: one hash split per collection, before task filters (.splits)
     default_params: ClassVar[dict[str, Any]] = SYNTHETIC_PARAMS
     load_params: ClassVar[dict[str, Any]] = LOAD_PARAMS
     group_by = ("span_bucket",)
@@ -89,6 +92,11 @@ class TimePerceptTask(Task):
     headline_score: ClassVar[str | None] = "correct"
     key: ClassVar[str]
     """The paper's task code (lower case): selects sampler, prompt and gold rule."""
+    synthetic_note: ClassVar[str | None] = (
+        "Synthetic time-lapse scenes (buildings appear, vegetation follows the seasons, clouds): "
+        "checks the harness, parsers and metrics, and whether a model reads rendered change cues. "
+        "It is not the paper's SITSCC/fMoW imagery; scores are not comparable to the paper's."
+    )
 
     # -- items -------------------------------------------------------------------------------
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
@@ -102,11 +110,17 @@ class TimePerceptTask(Task):
     def _items(
         self, coll: Collection, params: dict[str, Any], seed: int, source: str
     ) -> Iterator[BuiltItem]:
+        # one split per collection, by location, before any task filter (see .splits)
+        split = str(params["split"])
+        split_file = str(params.get("split_file") or "")
+        coll = coll.split(
+            split,
+            int(params.get("split_seed") or 0),
+            split_file=Path(split_file) if split_file else None,
+        )
         limit = float(params["max_cloud_cover"])
         coll = filter_clouds(coll, None if limit < 0 else limit)
         coll = coll.with_min_images(MIN_IMAGES.get(self.key, 2))
-        split = str(params["split"])
-        coll = coll.split(split, seed)
         if coll.report.dropped:
             log.warning("%s: %s", self.name, coll.report.text())
         sampler = SAMPLERS[self.key]
@@ -123,7 +137,9 @@ class TimePerceptTask(Task):
             parts.append(TextPart(intro))
         labels = prompts.image_labels(len(spec.images), spec.groups)
         for label, obs in zip(labels, spec.images, strict=True):
-            part, rel, data = image_part(f"{_safe(obs.key)}.png", coll.png(obs))
+            png = coll.png(obs)
+            # named by content, never by location key or view index: names must not leak order
+            part, rel, data = image_part(f"{hashlib.sha256(png).hexdigest()[:20]}.png", png)
             images[rel] = data
             if len(spec.images) > 1:
                 parts.append(TextPart(label))
@@ -147,7 +163,7 @@ class TimePerceptTask(Task):
     def verify(self, item: Item) -> None:
         try:
             gold = gold_from_facts(self.key, item.metadata["facts"])
-        except (KeyError, ValueError, TypeError) as exc:
+        except (KeyError, ValueError, TypeError, IndexError) as exc:
             raise DataError(
                 f"cannot re-derive the gold ({exc})", item_id=item.id, field="metadata.facts"
             ) from None
@@ -304,6 +320,10 @@ class TAL(TimePerceptTask):
     description = "Temporal anomaly localisation: which of 5 images breaks the progression (1-5)"
     chance_level = 0.2
     group_by = ("span_bucket", "anomaly")
+    synthetic_note = (TimePerceptTask.synthetic_note or "") + (
+        " In TAL, 38% of the default synthetic items (76 of 200, seed 0) are solvable by scene "
+        "category alone: the location anomaly is the one image of another category."
+    )
 
     def parse(self, text: str, item: Item) -> int | NoAnswer:
         return parse_index(text, 5)
@@ -407,5 +427,32 @@ class Recognition(_LetterTask):
     family = "control"
     description = "Recognition control (the paper's UCM check): scene category, 5 options"
     n_choices = 5
-    chance_level = 0.2
+    chance_level = 0.2  # with five options; fewer unrelated classes give fewer options
     group_by = ("category",)
+    synthetic_note = (
+        "Synthetic scenes in 5 categories: every item shows all five as options, so this checks "
+        "the harness, not the paper's UCM recognition (21 classes)."
+    )
+
+    def random_answer_for(self, rng: random.Random, messages: Any) -> str:
+        """A uniform letter among the options the prompt lists ("A. … B. …"), counted from the
+        prompt text the model sees (an item may have fewer than five unrelated classes)."""
+        text = "\n".join(m.text for m in messages)
+        shown = set(re.findall(r"(?<![A-Za-z])([A-E])\. ", text))
+        k = 0
+        while k < self.n_choices and chr(65 + k) in shown:
+            k += 1
+        return rng.choice(self.letters()[: max(k, 2)])
+
+    def letters_for(self, item: Item) -> str:
+        return "".join(chr(65 + i) for i in range(len(item.choices or ()) or self.n_choices))
+
+    def parse(self, text: str, item: Item) -> str | NoAnswer:
+        return parse_letter(text, self.letters_for(item), item.choices or ())
+
+    def decode_target(self, item: Item) -> str:
+        if not isinstance(item.target, str) or item.target not in self.letters_for(item):
+            raise DataError(
+                f"gold must be one of {self.letters_for(item)}", item_id=item.id, field="target"
+            )
+        return item.target

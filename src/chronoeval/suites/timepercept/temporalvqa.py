@@ -282,3 +282,22 @@ class TemporalVQATimelapse(_TVQA):
             ("accuracy %", fmt_metric(results["metrics"]["overall"]["accuracy"], pct=True)),
             ("chance", "16.7%"),
         ]
+
+
+def pooled_overall(order: dict[str, Any], timelapse: dict[str, Any]) -> dict[str, Any]:
+    """TimePerceptBench Table 4's "Overall Accuracy" on TemporalVQA: per-item accuracy pooled over
+    both tasks, ``(n_TOU·acc_TOU + n_TIU·acc_TIU) / (n_TOU + n_TIU)`` — it reproduces every row of
+    the table from its TOU (720 items: 360 rows in both orders) and TIU (125) columns, e.g.
+    InternVL (720·0.5 + 125·0.256) / 845 = 46.39 %. ``order``/``timelapse``: the two tasks'
+    ``metrics["overall"]["accuracy"]`` entries. No interval: the pooled mean of two bootstraps is
+    not one; the counts are given instead."""
+    parts = [(order["n"], order["value"]), (timelapse["n"], timelapse["value"])]
+    if any(v is None for _, v in parts):
+        return metric(None, None, sum(n for n, _ in parts))
+    total = sum(n for n, _ in parts)
+    value = sum(n * v for n, v in parts) / total if total else None
+    return {
+        **metric(value, None, total),
+        "n_order": order["n"],
+        "n_timelapse": timelapse["n"],
+    }
