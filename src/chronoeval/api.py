@@ -429,13 +429,16 @@ def report(
     markdown: Path | None = None,
     csv: Path | None = None,
     max_samples: int | None = None,
+    loaded: list[Any] | None = None,
 ) -> Any:
     """One self-contained HTML report over scored runs (``out``), and Markdown / CSV tables;
     paired tests between runs on the same items. Returns a :class:`chronoeval.report.build.Report`.
     """
     from chronoeval.report.build import write_report
 
-    return write_report(run_dirs, out=out, markdown=markdown, csv=csv, max_samples=max_samples)
+    return write_report(
+        run_dirs, out=out, markdown=markdown, csv=csv, max_samples=max_samples, loaded=loaded
+    )
 
 
 def export(

@@ -172,13 +172,16 @@ def run(
             for msg in s.error_messages:
                 console.print(f"  [red]error[/red] {msg}")
     print_summary(results, console)
-    reports = [api.report([d], out=d / "report.html").html for d in run_dirs]
+    from chronoeval.report.runs import run_from_memory
+
+    loaded = [run_from_memory(d, results[m], records_by_model[m]) for m, d in zip(models, run_dirs)]
+    reports = [api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded]
     if len(models) > 1:
         figs = write_run_figures(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
         )
         console.print(f"comparison figures: {', '.join(str(f) for f in figs)}")
-        reports.append(api.report(run_dirs, out=root / "report.html").html)
+        reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
     console.print(f"HTML reports: {', '.join(str(p) for p in reports)}")
 
 
