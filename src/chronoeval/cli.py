@@ -174,8 +174,13 @@ def run(
     print_summary(results, console)
     from chronoeval.report.runs import run_from_memory
 
-    loaded = [run_from_memory(d, results[m], records_by_model[m]) for m, d in zip(models, run_dirs)]
-    reports = [api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded]
+    loaded = [
+        run_from_memory(d, results[m], records_by_model[m])
+        for m, d in zip(models, run_dirs, strict=True)
+    ]
+    reports = [
+        api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
+    ]
     if len(models) > 1:
         figs = write_run_figures(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
@@ -344,6 +349,9 @@ def _mount_suite_commands() -> None:
 def main() -> None:
     try:
         _mount_suite_commands()
+        from chronoeval.train.commands import app as train_app
+
+        app.add_typer(train_app, name="train")
         app()
     except ChronoevalError as exc:
         console.print(f"[bold red]error:[/bold red] {exc}", highlight=False)

@@ -105,9 +105,7 @@ def load_run(run_dir: Path, label: str | None = None) -> RunData:
     return RunData(run_dir, label or model, model, config, results, records)
 
 
-def run_from_memory(
-    run_dir: Path, results: dict[str, Any], records: list[SampleRecord]
-) -> RunData:
+def run_from_memory(run_dir: Path, results: dict[str, Any], records: list[SampleRecord]) -> RunData:
     """A run just scored in this process, as a report reads it, without reading back the
     results.json and samples.jsonl it wrote (only its small config.json is read)."""
     run_dir = Path(run_dir)
