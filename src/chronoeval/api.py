@@ -246,6 +246,9 @@ def run(
     if shard is not None:
         config["shard"] = shard.to_json()
     summaries: dict[str, RunSummary] = {}
+    from chronoeval.engine.warm import prefetch
+
+    prefetch()  # pyarrow for samples.parquet, imported while the models are being asked
     with RunStore.in_dir(run_dir) as store:
         for name in tasks:
             task = get_task(name)
