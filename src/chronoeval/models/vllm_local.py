@@ -17,7 +17,8 @@ Options (``--model-opt key=value``): ``dtype`` (auto, bfloat16, float16, float32
 ``limit_mm_per_prompt`` for images, default 1 or the most images any item has), ``adapter`` (a
 LoRA adapter directory, served through vLLM's LoRA support), ``max_lora_rank``, ``enforce_eager``,
 ``trust_remote_code`` (default no), ``image_parts`` (``data_url``: images as base64 data URLs, which
-every vLLM version reads; ``pil``: decoded PIL images as ``image_pil`` parts, vLLM >= 0.8).
+every vLLM version reads; ``pil``: decoded PIL images as ``image_pil`` parts, which only newer
+vLLM releases accept: not checked here).
 """
 
 from __future__ import annotations
