@@ -3,7 +3,8 @@
 The first full load of a dataset directory (``load_dataset(root)``) checks every image (present,
 bytes matching the sha256 its item names, and whatever further checks ``core/dataset.py`` makes).
 When that load succeeds, a *stamp* records what was checked: the ``items.jsonl`` and
-``manifest.json`` file identities (size, mtime in ns, inode) and each image file's identity.
+``manifest.json`` file identities (size, mtime and ctime in ns, inode, device) and each image
+file's identity.
 A later load that finds the same ``items.jsonl`` and ``manifest.json`` skips the per-image checks
 for every image whose file identity is unchanged; any image whose file was rewritten, replaced
 or touched is checked again, and a changed ``items.jsonl`` ignores the stamp altogether. Items are
