@@ -284,6 +284,9 @@ def run(
         config["limit"] = limit
     summaries: dict[str, RunSummary] = {}
     items_by_key: dict[tuple[str, str], Item] = {}
+    from chronoeval.engine.warm import prefetch
+
+    prefetch()  # pyarrow for samples.parquet, imported while the models are being asked
     with RunStore.in_dir(run_dir) as store:
         for name in tasks:
             task = get_task(name)
@@ -490,13 +493,16 @@ def report(
     markdown: Path | None = None,
     csv: Path | None = None,
     max_samples: int | None = None,
+    loaded: list[Any] | None = None,
 ) -> Any:
     """One self-contained HTML report over scored runs (``out``), and Markdown / CSV tables;
     paired tests between runs on the same items. Returns a :class:`chronoeval.report.build.Report`.
     """
     from chronoeval.report.build import write_report
 
-    return write_report(run_dirs, out=out, markdown=markdown, csv=csv, max_samples=max_samples)
+    return write_report(
+        run_dirs, out=out, markdown=markdown, csv=csv, max_samples=max_samples, loaded=loaded
+    )
 
 
 def export(

@@ -264,7 +264,15 @@ def run(
             for msg in s.error_messages:
                 console.print(f"  [red]error[/red] {lit(msg)}")
     print_summary(results, console)
-    reports = [api.report([d], out=d / "report.html").html for d in run_dirs]
+    from chronoeval.report.runs import run_from_memory
+
+    loaded = [
+        run_from_memory(d, results[m], records_by_model[m])
+        for m, d in zip(models, run_dirs, strict=True)
+    ]
+    reports = [
+        api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
+    ]
     if track:
         from chronoeval.integrations.tracking import log_run
 
@@ -275,7 +283,7 @@ def run(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
         )
         console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
-        reports.append(api.report(run_dirs, out=root / "report.html").html)
+        reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
     console.print(f"HTML reports: {lit(', '.join(str(p) for p in reports))}")
 
 
@@ -457,6 +465,9 @@ def _mount_suite_commands() -> None:
 def main() -> None:
     try:
         _mount_suite_commands()
+        from chronoeval.train.commands import app as train_app
+
+        app.add_typer(train_app, name="train")
         app()
     except ChronoevalError as exc:
         console.print(f"[bold red]error:[/bold red] {lit(exc)}", highlight=False)

@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from chronoeval.core import verified
 from chronoeval.core.errors import DataError
 from chronoeval.core.items import ImagePart, Item
 
@@ -158,6 +159,7 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
         raise DataError("missing items.jsonl", file=items_path)
     digest = hashlib.sha256()
     items: list[Item] = []
+    stamp = verified.lookup(root, verify_images)  # images checked by an earlier load: skipped
     with open(items_path, "rb") as fh:
         for lineno, line_bytes in enumerate(fh, start=1):
             digest.update(line_bytes)
@@ -175,7 +177,8 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
                 raise exc.at(file=items_path, line=lineno) from None
             if verify_images:
                 for i, part in enumerate(item.images):
-                    _check_image(root, part, items_path, lineno, item.id, i)
+                    if not stamp.covers(part.path, part.sha256):
+                        _check_image(root, part, items_path, lineno, item.id, i)
             items.append(item)
     if digest.hexdigest() != manifest.content_hash:
         raise DataError(
@@ -187,6 +190,8 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
         raise DataError(
             f"manifest says {manifest.n_items} items, found {len(items)}", file=items_path
         )
+    if verify_images:
+        verified.record(stamp, manifest.content_hash)
     return Dataset(root, manifest, items)
 
 

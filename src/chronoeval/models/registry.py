@@ -1,7 +1,7 @@
 """Backend specs -> backends. A spec is ``name`` or ``name:argument``:
 
 ``openai:<model>`` (with ``base_url``: one URL or several, comma separated), ``hf:<model>``,
-``ray:<model>``, ``ray-vllm:<model>``, ``reference``, ``random``, ``majority``,
+``ray:<model>``, ``ray-vllm:<model>``, ``vllm:<model>`` (in process), ``reference``, ``random``, ``majority``,
 ``constant:<answer>``. New backends register a factory with :func:`register_backend`.
 """
 
@@ -131,6 +131,15 @@ def _ray_vllm(arg: str | None, task: Task, items: list[Item], opts: BackendOptio
         raise ChronoevalError("ray-vllm: engine_kwargs must be a JSON object")
     known = ("batch_size", "num_workers", "address", "num_cpus")
     return vllm_backend(arg, RayOptions.from_extra(extra, known), engine)
+
+
+@register_backend("vllm")
+def _vllm(arg: str | None, task: Task, items: list[Item], opts: BackendOptions) -> Backend:
+    from chronoeval.models.vllm_local import VLLMBackend, VLLMOptions
+
+    if not arg:
+        raise ChronoevalError("name the model: --model vllm:<model dir or hub id>")
+    return VLLMBackend(VLLMOptions.from_extra(arg, opts.extra, items))
 
 
 @register_backend("reference")

@@ -269,25 +269,30 @@ class _Glyphs:
     month_h: int
 
 
+@lru_cache(maxsize=8192)
+def _mask(text: str, font_name: str, size: int) -> _Glyph:
+    """A glyph mask per (text, font, size): shared by every style that uses them (colours,
+    layout flags and title wording do not change a mask), so a fresh style per page re-renders
+    only the texts of a font size not seen before. Masks are never mutated (pasted only)."""
+    return _text_mask(text, _font(font_name, size))
+
+
 @lru_cache(maxsize=32)
 def _glyphs(style: CalendarStyle) -> _Glyphs:
     g = _geometry(style.width, style.columns)
-    day_font = _font(style.font, max(8, round(g.cell_h * 0.56)))
-    head_font = _font(style.bold_font, max(8, round(g.cell_h * (0.48 if style.header_letters == 2
-                                                                  else 0.42))))  # fmt: skip
-    name_font = _font(style.bold_font, max(9, round(g.name_h * 0.52)))
-    days = (_text_mask("0", day_font),) + tuple(_text_mask(str(d), day_font) for d in range(1, 32))
+    day = (style.font, max(8, round(g.cell_h * 0.56)))
+    head = (style.bold_font, max(8, round(g.cell_h * (0.48 if style.header_letters == 2
+                                                       else 0.42))))  # fmt: skip
+    name = (style.bold_font, max(9, round(g.name_h * 0.52)))
+    days = (_mask("0", *day),) + tuple(_mask(str(d), *day) for d in range(1, 32))
     digit_h = days[0].mask.height  # numbers are centred on the height of "0"
     order = [(style.firstweekday + i) % 7 for i in range(7)]  # Python weekday numbers per column
     headers = tuple(
-        _text_mask(_DAY_ABBR_SUNDAY_FIRST[(wd + 1) % 7][: style.header_letters], head_font)
-        for wd in order
+        _mask(_DAY_ABBR_SUNDAY_FIRST[(wd + 1) % 7][: style.header_letters], *head) for wd in order
     )
-    header_h = _text_mask("M", head_font).mask.height
-    months = tuple(
-        _text_mask(name.upper() if style.month_upper else name, name_font) for name in MONTH_NAMES
-    )
-    month_h = _text_mask("M", name_font).mask.height
+    header_h = _mask("M", *head).mask.height
+    months = tuple(_mask(m.upper() if style.month_upper else m, *name) for m in MONTH_NAMES)
+    month_h = _mask("M", *name).mask.height
     return _Glyphs(days, digit_h, headers, header_h, months, month_h)
 
 

@@ -47,9 +47,13 @@ def write_report(
     csv: Path | None = None,
     max_samples: int | None = None,
     bootstrap_seed: int = 0,
+    loaded: list[RunData] | None = None,
 ) -> Report:
-    """Read the runs, run the paired tests (two or more runs), and write what was asked for."""
-    runs = load_runs([Path(d) for d in run_dirs])
+    """Read the runs, run the paired tests (two or more runs), and write what was asked for.
+
+    ``loaded``: the runs already in memory (:func:`chronoeval.report.runs.run_from_memory`), in
+    the order of ``run_dirs``; nothing is read back from them."""
+    runs = load_runs([Path(d) for d in run_dirs], loaded)
     comparison = paired_tests(runs, seed=bootstrap_seed) if len(runs) > 1 else Comparison()
     html_path = md_path = csv_path = None
     if out is not None:

@@ -12,8 +12,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-from chronoeval.core.registry import get_task  # noqa: E402
 from chronoeval.core.task import RunsByModel, SampleRecord  # noqa: E402
+from chronoeval.report.memo import task_figures  # noqa: E402
 
 
 def write_run_figures(
@@ -35,7 +35,7 @@ def write_run_figures(
         ):
             continue  # nothing answered: no empty charts (the report says so in words)
         out_dir.mkdir(parents=True, exist_ok=True)
-        written += get_task(name).plots(runs, out_dir)
+        written += task_figures(name, runs, out_dir)
     return written
 
 

@@ -30,6 +30,7 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
+from chronoeval.report.memo import task_figures, thumbnail
 from chronoeval.report.paper_tables import html_section as paper_tables_section
 from chronoeval.report.runs import RunData
 from chronoeval.report.synthetic import synthetic_html
@@ -385,7 +386,7 @@ def _figures(task: str, having: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
     fig_dir = out_dir / task
     fig_dir.mkdir(parents=True, exist_ok=True)
     try:
-        paths = get_task(task).plots(runs, fig_dir)
+        paths = task_figures(task, runs, fig_dir)
     except Exception as exc:  # noqa: BLE001 - a failing figure is shown, the report still written
         msg = f"{task}: figures failed ({type(exc).__name__}: {exc})"
         ctx.problems.append(msg)
@@ -471,7 +472,8 @@ def _thumbs(run: RunData, task: str, record: SampleRecord, ctx: _Ctx) -> str:
     for part in item.images:
         if part.sha256 not in ctx.thumbs:
             try:
-                uri = thumbnail_uri((root / part.path).read_bytes())  # type: ignore[operator]
+                path = root / part.path  # type: ignore[operator]
+                uri = thumbnail(part.sha256, path.read_bytes, thumbnail_uri)
             except (OSError, ValueError) as exc:
                 ctx.problems.append(f"{run.label}: image {part.path} of {record.item_id}: {exc}")
                 uri = ""

@@ -105,11 +105,22 @@ def load_run(run_dir: Path, label: str | None = None) -> RunData:
     return RunData(run_dir, label or model, model, config, results, records)
 
 
-def load_runs(run_dirs: list[Path]) -> list[RunData]:
+def run_from_memory(run_dir: Path, results: dict[str, Any], records: list[SampleRecord]) -> RunData:
+    """A run just scored in this process, as a report reads it, without reading back the
+    results.json and samples.jsonl it wrote (only its small config.json is read)."""
+    run_dir = Path(run_dir)
+    config = _read_json(run_dir / "config.json")
+    # as results.json has it (sorted keys, JSON types): the page is the same as from disk
+    results = json.loads(json.dumps(results, sort_keys=True, default=str))
+    model = str(results.get("model", config.get("model", run_dir.name)))
+    return RunData(run_dir, model, model, config, results, records)
+
+
+def load_runs(run_dirs: list[Path], loaded: list[RunData] | None = None) -> list[RunData]:
     """Load runs; labels are the model names, with the run directory added where two collide."""
     if not run_dirs:
         raise ChronoevalError("give at least one run directory")
-    runs = [load_run(d) for d in run_dirs]
+    runs = list(loaded) if loaded is not None else [load_run(d) for d in run_dirs]
     models = [r.model for r in runs]
     for r in runs:
         if models.count(r.model) > 1:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoeval.core.items import ImagePart, TextPart
+from chronoeval.train.runtime import Runtime, enable_checkpointing, to_device
 
 TIMEPERCEPT_TASKS = (
     "tp_tal",
@@ -195,9 +196,15 @@ def _batch(processor: Any, examples: Sequence[Example]) -> dict[str, Any]:
 
 
 def train_lora(
-    model_dir: Path, examples: Sequence[Example], out_dir: Path, recipe: Recipe = PAPER
+    model_dir: Path,
+    examples: Sequence[Example],
+    out_dir: Path,
+    recipe: Recipe = PAPER,
+    runtime: Runtime | None = None,
 ) -> TrainResult:
-    """Fine-tune ``model_dir`` with LoRA on ``examples``; saves the adapter to ``out_dir``."""
+    """Fine-tune ``model_dir`` with LoRA on ``examples``; saves the adapter to ``out_dir``.
+
+    ``runtime``: device, dtype and gradient checkpointing (train/runtime.py; default fp32 CPU)."""
     import random
 
     import torch
@@ -211,11 +218,18 @@ def train_lora(
     from chronoeval.models.tiny import register_processors
 
     register_processors()
+    runtime = runtime or Runtime()
+    device, dtype = runtime.resolve()
     torch.manual_seed(recipe.seed)
-    processor = AutoProcessor.from_pretrained(str(model_dir), local_files_only=True)
+    remote = {"trust_remote_code": True} if runtime.trust_remote_code else {}
+    processor = AutoProcessor.from_pretrained(str(model_dir), local_files_only=True, **remote)
     if processor.tokenizer.pad_token is None:
         processor.tokenizer.pad_token = processor.tokenizer.eos_token
-    model = AutoModelForImageTextToText.from_pretrained(str(model_dir), local_files_only=True)
+    model = AutoModelForImageTextToText.from_pretrained(
+        str(model_dir), local_files_only=True, dtype=dtype, **remote
+    ).to(device)
+    if runtime.gradient_checkpointing:
+        enable_checkpointing(model)
     model = get_peft_model(
         model,
         LoraConfig(
@@ -240,6 +254,7 @@ def train_lora(
             batch = _batch(
                 processor, [examples[j] for j in order[start : start + recipe.batch_size]]
             )
+            batch = to_device(batch, device, dtype)
             loss = model(**batch).loss / recipe.grad_accum
             loss.backward()
             step_loss += float(loss.detach())

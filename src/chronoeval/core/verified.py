@@ -1,0 +1,121 @@
+"""Verify a dataset's images once per dataset version, not on every load.
+
+The first full load of a dataset directory (``load_dataset(root)``) checks every image (present,
+bytes matching the sha256 its item names, and whatever further checks ``core/dataset.py`` makes).
+When that load succeeds, a *stamp* records what was checked: the ``items.jsonl`` and
+``manifest.json`` file identities (size, mtime and ctime in ns, inode, device) and each image
+file's identity.
+A later load that finds the same ``items.jsonl`` and ``manifest.json`` skips the per-image checks
+for every image whose file identity is unchanged; any image whose file was rewritten, replaced
+or touched is checked again, and a changed ``items.jsonl`` ignores the stamp altogether. Items are
+always parsed and validated and the content hash always recomputed: only the image reading and
+hashing — most of the cost for image sets — is saved.
+
+Stamps live in the cache (``$CHRONOEVAL_CACHE/verified``), never inside the dataset directory, so a
+dataset copied from elsewhere cannot bring a stamp that vouches for it. They are keyed by the
+resolved path and by :data:`CHECKS_VERSION`, which must be bumped whenever the image checks
+become stricter, so that every dataset is checked once by the new rules.
+
+``$CHRONOEVAL_VERIFY_ALWAYS=1`` disables the stamp (every load checks every image).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from pathlib import Path
+from typing import Any
+
+CHECKS_VERSION = "1"
+"""Bump when the per-image checks in core/dataset.py change (stamps of older checks are ignored)."""
+
+
+def _cache_root() -> Path:
+    env = os.environ.get("CHRONOEVAL_CACHE")
+    if env:
+        return Path(env)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "chronoeval"
+
+
+RACY_NS = 2_000_000_000
+"""A file changed less than this long before a stamp is written is not vouched for (file times
+have a coarse granularity, so a rewrite within the same tick could keep size and times; as in
+git's "racily clean" rule, such files are simply checked again on the next load)."""
+
+
+def _ident(path: Path) -> list[int] | None:
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def _settled(ident: list[int] | None, now_ns: int) -> bool:
+    return ident is not None and now_ns - max(ident[1], ident[2]) >= RACY_NS
+
+
+def _stamp_path(root: Path) -> Path:
+    key = hashlib.sha256(f"{CHECKS_VERSION}\0{root}".encode()).hexdigest()[:32]
+    return _cache_root() / "verified" / f"{key}.json"
+
+
+class Stamp:
+    """What an earlier successful load of ``root`` checked (empty when there is none)."""
+
+    def __init__(self, root: Path, images: dict[str, list[int]] | None = None) -> None:
+        self.root = root
+        self.images = images or {}
+        self.checked: dict[str, list[int] | None] = {}
+
+    def covers(self, rel: str, sha256: str) -> bool:
+        """Whether the image at ``rel`` was verified, as ``sha256``, in its present file."""
+        ident = _ident(self.root / rel)
+        self.checked[rel + "\0" + sha256] = ident
+        known = self.images.get(rel + "\0" + sha256)
+        return ident is not None and known == ident
+
+
+def lookup(root: Path, verify_images: bool) -> Stamp:
+    """The stamp to consult during a load of ``root`` (empty if none applies)."""
+    resolved = Path(root).resolve()
+    if not verify_images or os.environ.get("CHRONOEVAL_VERIFY_ALWAYS") == "1":
+        return Stamp(resolved)
+    try:
+        raw: dict[str, Any] = json.loads(_stamp_path(resolved).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return Stamp(resolved)
+    files = [_ident(resolved / "items.jsonl"), _ident(resolved / "manifest.json")]
+    if raw.get("checks") != CHECKS_VERSION or raw.get("files") != files or None in files:
+        return Stamp(resolved)
+    images = raw.get("images")
+    return Stamp(resolved, images if isinstance(images, dict) else None)
+
+
+def record(stamp: Stamp, content_hash: str) -> None:
+    """After a successful load that checked images: remember what was checked (best effort)."""
+    if os.environ.get("CHRONOEVAL_VERIFY_ALWAYS") == "1":
+        return
+    root = stamp.root
+    now = time.time_ns()
+    files = [_ident(root / "items.jsonl"), _ident(root / "manifest.json")]
+    images = {k: v for k, v in stamp.checked.items() if _settled(v, now)}
+    if not all(_settled(f, now) for f in files) or (stamp.images and images == stamp.images):
+        return
+    path = _stamp_path(root)
+    body = {
+        "checks": CHECKS_VERSION,
+        "root": str(root),
+        "content_hash": content_hash,
+        "files": files,
+        "images": images,
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(body), encoding="utf-8")
+        os.replace(tmp, path)
+    except OSError:  # a read-only cache only costs the saving, never the checks
+        pass

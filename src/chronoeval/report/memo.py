@@ -1,0 +1,103 @@
+"""Draw each figure and thumbnail once per process.
+
+``chronoeval run`` scores a run (writing ``plots/``), then writes the run's HTML report, then, for
+several models, the comparison figures and a combined report: the same task figures used to be
+drawn two or three times from the same numbers (matplotlib's savefig is most of a small job's
+fixed cost). Here a figure is keyed by what it is drawn from — the task, and for each run its label,
+task results and sample records, as canonical JSON — and its PNG bytes are kept; a second request
+for the same figure copies the bytes instead of drawing. Thumbnails of dataset images are keyed by
+the image's sha256 (the dataset's own content address).
+
+The memo lives only in this process and is bounded; it never changes what is drawn: a hit writes
+the very bytes a fresh draw of the same input wrote before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from chronoeval.core.task import RunsByModel
+
+MAX_FIGURE_SETS = 64
+MAX_THUMBS = 4096
+
+_figures: OrderedDict[str, list[tuple[str, bytes]]] = OrderedDict()
+_thumbs: OrderedDict[str, str] = OrderedDict()
+stats = {"figure_draws": 0, "figure_hits": 0, "thumb_draws": 0, "thumb_hits": 0}
+"""Counters for benchmarks and tests (draws vs reuses in this process)."""
+
+
+def _digest(obj: Any) -> str:
+    blob = json.dumps(obj, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+
+def runs_key(task: str, runs: RunsByModel) -> str:
+    """The identity of a task's figures: what they are drawn from, nothing else."""
+    return _digest(
+        [
+            "task",
+            task,
+            [
+                [label, entry, [r.to_json() for r in records]]
+                for label, (entry, records) in runs.items()
+            ],
+        ]
+    )
+
+
+def _put(memo: OrderedDict[str, Any], key: str, value: Any, cap: int) -> None:
+    memo[key] = value
+    memo.move_to_end(key)
+    while len(memo) > cap:
+        memo.popitem(last=False)
+
+
+def memo_figures(key: str, out_dir: Path, draw: Callable[[], list[Path]]) -> list[Path]:
+    """The figures ``draw`` writes into ``out_dir``, drawn once per ``key`` in this process."""
+    hit = _figures.get(key)
+    if hit is not None:
+        stats["figure_hits"] += 1
+        out_dir.mkdir(parents=True, exist_ok=True)
+        paths = []
+        for name, data in hit:
+            path = out_dir / name
+            if not (path.is_file() and path.read_bytes() == data):
+                path.write_bytes(data)
+            paths.append(path)
+        return paths
+    stats["figure_draws"] += 1
+    paths = draw()
+    _put(_figures, key, [(p.name, p.read_bytes()) for p in paths], MAX_FIGURE_SETS)
+    return paths
+
+
+def task_figures(task: str, runs: RunsByModel, out_dir: Path) -> list[Path]:
+    """``get_task(task).plots(runs, out_dir)``, drawn once per distinct input."""
+    from chronoeval.core.registry import get_task
+
+    return memo_figures(runs_key(task, runs), out_dir, lambda: get_task(task).plots(runs, out_dir))
+
+
+def thumbnail(sha256: str, read: Callable[[], bytes], make: Callable[[bytes], str]) -> str:
+    """``make(read())`` for an image, computed once per sha256 in this process."""
+    uri = _thumbs.get(sha256)
+    if uri is not None:
+        stats["thumb_hits"] += 1
+        return uri
+    stats["thumb_draws"] += 1
+    uri = make(read())
+    _put(_thumbs, sha256, uri, MAX_THUMBS)
+    return uri
+
+
+def clear() -> None:
+    _figures.clear()
+    _thumbs.clear()
+    for k in stats:
+        stats[k] = 0

@@ -1,0 +1,124 @@
+"""The verify-once stamp: images are checked on the first load of a dataset version only, and
+anything that changes a file (or the checks) brings the checks back."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from chronoeval.core import dataset as dataset_mod
+from chronoeval.core import verified
+from chronoeval.core.dataset import load_dataset
+from chronoeval.core.errors import DataError
+from helpers import make_clock_dataset
+
+
+@pytest.fixture
+def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Record each per-image check; files count as settled at once (RACY_NS = 0)."""
+    monkeypatch.setattr(verified, "RACY_NS", 0)
+    monkeypatch.delenv("CHRONOEVAL_VERIFY_ALWAYS", raising=False)
+    seen: list[str] = []
+    real = dataset_mod._check_image
+
+    def counting(root, part, *args):  # type: ignore[no-untyped-def]
+        seen.append(part.path)
+        return real(root, part, *args)
+
+    monkeypatch.setattr(dataset_mod, "_check_image", counting)
+    return seen
+
+
+def _age(path: Path, seconds: int = 10) -> None:
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def test_second_load_skips_image_checks(tmp_path: Path, checks: list[str]) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    assert len(checks) == 12
+    again = load_dataset(ds.root)
+    assert len(checks) == 12  # nothing re-read
+    assert [i.to_json() for i in again.items] == [i.to_json() for i in ds.items]
+
+
+def test_rewritten_image_is_checked_again(tmp_path: Path, checks: list[str]) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    img = ds.root / "images" / "c7.png"
+    img.write_bytes(b"\x89PNG garbage")
+    _age(img)
+    with pytest.raises(DataError, match=r"item 'c007'.*do not match"):
+        load_dataset(ds.root)
+    assert checks[12:] == ["images/c7.png"]
+
+
+def test_replaced_image_same_size_and_times_is_caught(tmp_path: Path, checks: list[str]) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    img = ds.root / "images" / "c3.png"
+    st = img.stat()
+    data = bytearray(img.read_bytes())
+    data[-20] ^= 0xFF
+    tmp = img.with_name("swap")
+    tmp.write_bytes(bytes(data))
+    os.utime(tmp, ns=(st.st_atime_ns, st.st_mtime_ns))  # forged mtime; a new inode and ctime
+    os.replace(tmp, img)
+    with pytest.raises(DataError, match=r"item 'c003'.*do not match"):
+        load_dataset(ds.root)
+
+
+def test_edited_items_ignore_the_stamp(tmp_path: Path, checks: list[str]) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    items = ds.root / "items.jsonl"
+    items.write_text(items.read_text())  # same bytes, rewritten: another file version
+    _age(items)
+    load_dataset(ds.root)
+    assert len(checks) == 24
+
+
+def test_copied_dataset_is_checked_in_full(tmp_path: Path, checks: list[str]) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    shutil.copytree(ds.root, tmp_path / "copy")
+    load_dataset(tmp_path / "copy")
+    assert len(checks) == 24
+    assert not any(
+        p.name.endswith(".json") and p.name != "manifest.json"
+        for p in (tmp_path / "copy").iterdir()
+    )  # no stamp inside a dataset
+
+
+def test_fresh_files_are_not_vouched_for(
+    tmp_path: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(verified, "RACY_NS", 3600 * 10**9)
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    load_dataset(ds.root)
+    assert len(checks) == 24
+
+
+def test_new_checks_version_checks_again(
+    tmp_path: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    monkeypatch.setattr(verified, "CHECKS_VERSION", "test-next")
+    load_dataset(ds.root)
+    assert len(checks) == 24
+
+
+def test_verify_always_env(
+    tmp_path: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    monkeypatch.setenv("CHRONOEVAL_VERIFY_ALWAYS", "1")
+    load_dataset(ds.root)
+    assert len(checks) == 24
