@@ -29,14 +29,29 @@ from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError
 from chronoeval.core.items import Item
 from chronoeval.core.params import coerce_params
+from chronoeval.core.redact import redact
 from chronoeval.core.registry import get_task
 from chronoeval.core.stats import N_BOOT
 from chronoeval.core.task import SampleRecord, Task
+from chronoeval.engine.identity import (
+    check_counts,
+    check_run_dir,
+    default_root,
+    identity_hash,
+    prepare_run_dir,
+    read_config,
+    requested_identity,
+    run_identity,
+)
+from chronoeval.engine.lock import RunLock
 from chronoeval.engine.request import GenerationConfig, Request
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
 from chronoeval.engine.shard import Shard, merge_runs
-from chronoeval.engine.store import RunStore, StoredResponse
+from chronoeval.engine.snapshot import dataset_for_scoring, snapshot_dataset
+from chronoeval.engine.storage import open_store, read_store, storage_errors
+from chronoeval.engine.store import StoredResponse
 from chronoeval.models.registry import BackendOptions, make_backend
+from chronoeval.models.support import check_supported
 
 
 def cache_dir() -> Path:
@@ -201,8 +216,14 @@ def item_request(item: Item, generation: GenerationConfig, root: Path | None = N
     return Request(item.messages, generation, image_root=root)
 
 
-def default_run_dir(tasks: list[str], model: str, root: Path | None = None) -> Path:
-    return Path(root or "runs") / "+".join(tasks) / slug(model)
+def default_run_dir(
+    tasks: list[str], model: str, root: Path | None = None, requested: dict[str, Any] | None = None
+) -> Path:
+    """``runs/<tasks>-<hash of the requested configuration>/<model>`` (engine/identity.py)."""
+    requested = requested or requested_identity(
+        tasks, data=None, n=None, seed=None, params=None, generation=GenerationConfig().to_json()
+    )
+    return default_root(tasks, requested, root) / slug(model)
 
 
 def run(
@@ -221,10 +242,13 @@ def run(
     progress: bool = True,
     plots: bool = True,
     shard: Shard | None = None,
+    reuse: bool = False,
 ) -> RunResult:
     """Run one model on tasks (resuming whatever the run directory already holds), then score.
 
     With ``shard``, only that slice of each task's items, in ``<run_dir>/shard-i-of-n``.
+    A run directory holding another configuration is refused unless ``reuse``; a directory
+    another process is writing is refused (engine/lock.py).
     """
     if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
         raise ChronoevalError(
@@ -233,23 +257,45 @@ def run(
         )
     generation = generation or GenerationConfig()
     options = backend_options or BackendOptions()
-    run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model)
+    check_counts(n=n, concurrency=concurrency)
+    check_supported(model, [get_task(name) for name in tasks])
+    requested = requested_identity(
+        tasks, data=data, n=n, seed=seed, params=params, generation=generation.to_json()
+    )
+    run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model, requested=requested)
     if shard is not None:
         run_dir = run_dir / shard.dirname
-    run_dir.mkdir(parents=True, exist_ok=True)
+    datasets = {  # every dataset checked before anything is written or asked
+        name: prepare_dataset(get_task(name), data=data, n=n, seed=seed, params=params)
+        for name in tasks
+    }
     config: dict[str, Any] = {
         "chronoeval_version": __version__,
         "model": model,
+        "model_options": redact(options.extra),
         "generation": generation.to_json(),
         "tasks": {},
     }
     if shard is not None:
         config["shard"] = shard.to_json()
+    for name, ds in datasets.items():
+        config["tasks"][name] = {
+            "content_hash": ds.content_hash,
+            "n_items": len(ds.items),
+            "seed": ds.manifest.seed,
+            "params": ds.manifest.params,
+        }
+    config["identity"] = run_identity(config)
+    config["identity_hash"] = identity_hash(config["identity"])
+    config["tasks"] = {}
+    prepare_run_dir(run_dir)
     summaries: dict[str, RunSummary] = {}
-    with RunStore.in_dir(run_dir) as store:
+    with RunLock(run_dir), open_store(run_dir) as store:
+        check_run_dir(run_dir, config["identity"], reuse=reuse)
         for name in tasks:
             task = get_task(name)
-            ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params)
+            ds = datasets[name]
+            snapshot_dataset(ds, run_dir, name)
             backend = make_backend(model, task, ds.items, options)
             config["backend"] = backend.describe()
             config["tasks"][name] = {
@@ -261,7 +307,7 @@ def run(
                 "source": ds.manifest.source,
                 "backend_identity": backend.identity,
             }
-            _write_json(run_dir / "config.json", config)
+            _write_json(run_dir / "config.json", redact(config))
             jobs = []
             for item in shard.select(ds.items) if shard else ds.items:
                 req = item_request(item, generation, ds.root)
@@ -304,13 +350,16 @@ def score_records(
 ) -> tuple[dict[str, Any], list[SampleRecord]]:
     """:func:`score`, also returning the per-sample records it wrote."""
     run_dir = Path(run_dir)
-    config_path = run_dir / "config.json"
-    if not config_path.is_file():
+    config = read_config(run_dir) if run_dir.is_dir() else None
+    if config is None:
         raise ChronoevalError(f"{run_dir} is not a run directory (no config.json)")
-    config = json.loads(config_path.read_text())
-    generation = GenerationConfig.from_json(config["generation"])
-    with RunStore.in_dir(run_dir) as store:
-        stored = store.all()
+    try:
+        generation = GenerationConfig.from_json(config["generation"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ChronoevalError(
+            f"{run_dir / 'config.json'}: corrupt run configuration (generation: {exc})"
+        ) from None
+    stored = read_store(run_dir)
     results: dict[str, Any] = {
         "chronoeval_version": __version__,
         "python": platform.python_version(),
@@ -324,11 +373,7 @@ def score_records(
     complete = True
     for name, tconf in config["tasks"].items():
         task = get_task(name)
-        ds = load_dataset(Path(tconf["dataset"]), verify_images=False)
-        if ds.content_hash != tconf["content_hash"]:
-            raise ChronoevalError(
-                f"dataset {ds.root} changed since the run (content hash differs); re-run it"
-            )
+        ds = dataset_for_scoring(run_dir, name, tconf)
         items = ds.items[: tconf["n_items"]]
         if config.get("shard"):
             items = Shard.from_json(config["shard"]).select(items)
@@ -345,7 +390,7 @@ def score_records(
             for s in ("answered", "no_answer", "error", "missing")
         }
         scored = [r for r in records if r.status in ("answered", "no_answer")]
-        complete &= counts["error"] == 0 and counts["missing"] == 0
+        complete &= counts["error"] == 0 and counts["missing"] == 0 and bool(records)
         results["tasks"][name] = {
             "suite": task.suite,
             "dataset": {
@@ -355,13 +400,15 @@ def score_records(
             "metrics": task.aggregate(scored, seed=bootstrap_seed) if scored else {},
         }
         all_records.extend(records)
-    results["complete"] = complete
-    _write_json(run_dir / "results.json", results)
-    write_samples(run_dir, all_records)
-    if plots:
-        from chronoeval.report.figures import write_run_figures
+    results["complete"] = complete and bool(config["tasks"])
+    results = redact(results)
+    with RunLock(run_dir), storage_errors(run_dir, "writing the scored results"):
+        _write_json(run_dir / "results.json", results)
+        write_samples(run_dir, all_records)
+        if plots:
+            from chronoeval.report.figures import write_run_figures
 
-        write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
+            write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
     return results, all_records
 
 

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from chronoeval.cli_errors import exit_if_incomplete, last_resort
 from chronoeval.core.errors import ChronoevalError
 
 app = typer.Typer(
@@ -32,6 +33,8 @@ def _params(values: list[str] | None) -> dict[str, Any]:
             out[key] = json.loads(raw)
         except json.JSONDecodeError:
             out[key] = raw
+        except RecursionError:
+            raise ChronoevalError(f"--param {key}: JSON nested too deeply") from None
     return out
 
 
@@ -111,14 +114,30 @@ def run(
         str | None,
         typer.Option(help="run only shard INDEX/COUNT (0-based) in <run dir>/shard-i-of-n"),
     ] = None,
+    reuse: Annotated[
+        bool,
+        typer.Option(
+            help="write into an --out that holds another configuration (its stored answers "
+            "stay; config and results are replaced)"
+        ),
+    ] = False,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
 
     With no arguments: the default job (Lost in Time on generated items, reference agents and the
-    random baseline), written under runs/.
+    random baseline), written under runs/<tasks>-<hash of the configuration>/<model>.
+
+    Exit status: 0 complete; 2 bad input or impossible set-up (nothing asked); 3 incomplete
+    (errors or missing items remain: run again to resume); 4 storage failure; 5 run directory
+    busy (another process writes it).
     """
     from chronoeval import api
     from chronoeval.core.registry import DEFAULT_JOB, suite_tasks
+    from chronoeval.engine.identity import (
+        check_counts,
+        default_root,
+        requested_identity,
+    )
     from chronoeval.engine.request import GenerationConfig
     from chronoeval.engine.runner import RetryPolicy
     from chronoeval.engine.shard import Shard
@@ -129,7 +148,20 @@ def run(
     tasks = list(task or []) + (suite_tasks(suite) if suite else [])
     tasks = tasks or list(DEFAULT_JOB["tasks"])
     models = list(model or DEFAULT_JOB["models"])
-    root = out or Path("runs") / "+".join(tasks)
+    check_counts(
+        n=n,
+        concurrency=concurrency,
+        max_retries=max_retries,
+        max_tokens=max_tokens,
+        timeout=timeout,
+    )
+    gen_json = GenerationConfig(
+        temperature=temperature, max_tokens=max_tokens, seed=gen_seed, stop=tuple(stop or ())
+    ).to_json()
+    ident = requested_identity(
+        tasks, data=data, n=n, seed=seed, params=_params(param), generation=gen_json
+    )
+    root = out or default_root(tasks, ident)
     results: dict[str, dict[str, Any]] = {}
     records_by_model: dict[str, Any] = {}
     run_dirs: list[Path] = []
@@ -159,6 +191,7 @@ def run(
             retry=RetryPolicy(max_retries=max_retries),
             progress=progress and sys.stderr.isatty(),
             shard=Shard.parse(shard) if shard else None,
+            reuse=reuse,
         )
         results[m] = res.results
         records_by_model[m] = res.records
@@ -180,6 +213,7 @@ def run(
         console.print(f"comparison figures: {', '.join(str(f) for f in figs)}")
         reports.append(api.report(run_dirs, out=root / "report.html").html)
     console.print(f"HTML reports: {', '.join(str(p) for p in reports)}")
+    exit_if_incomplete(results, console)
 
 
 @app.command()
@@ -227,6 +261,7 @@ def score(
 
     results = api.score(run_dir)
     print_summary({results["model"]: results}, console)
+    exit_if_incomplete({results["model"]: results}, console)
 
 
 @app.command()
@@ -344,7 +379,12 @@ def main() -> None:
         app()
     except ChronoevalError as exc:
         console.print(f"[bold red]error:[/bold red] {exc}", highlight=False)
-        sys.exit(2)
+        sys.exit(exc.exit_code)
+    except BaseException as exc:  # noqa: BLE001 - the last resort for the known non-typed cases
+        code = last_resort(exc, console)
+        if code is None:
+            raise
+        sys.exit(code)
 
 
 if __name__ == "__main__":
