@@ -350,6 +350,14 @@ def serve(
     latency: Annotated[float, typer.Option(help="added latency per request, seconds")] = 0.0,
     request_log: Annotated[Path | None, typer.Option(help="append a JSON line per request")] = None,
     ready_file: Annotated[Path | None, typer.Option(help="write the base URL here when up")] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            help="require Authorization: Bearer <key> on every request",
+            envvar="CHRONOEVAL_SERVE_API_KEY",
+            show_envvar=True,
+        ),
+    ] = None,
 ) -> None:
     """Serve backends (reference agents, baselines) as an OpenAI-compatible API."""
     from chronoeval.server.app import serve as serve_app
@@ -363,6 +371,7 @@ def serve(
         latency_s=latency,
         request_log=request_log,
         ready_file=ready_file,
+        api_key=api_key,
     )
 
 
