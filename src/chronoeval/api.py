@@ -176,6 +176,8 @@ def prepare_dataset(
     for lineno, item in enumerate(ds.items, start=1):
         try:
             task.validate(item)
+            if getattr(task, "verify_at_run", False):  # cheap gold re-derivation (SPAN)
+                task.verify(item)
         except DataError as exc:
             raise exc.at(file=items_file, line=lineno) from None
     return ds

@@ -27,8 +27,34 @@ def as_bool(value: Any, name: str) -> bool:
     raise ChronoevalError(f"--param {name} must be true or false, got {value!r}")
 
 
+def as_number(value: Any, name: str, kind: type) -> Any:
+    """An int (or float) parameter: numbers pass, anything else is a clear error; ``n`` (an item
+    count) must be at least 1."""
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        ok = ok or isinstance(value, float)
+    if not ok:
+        what = "an integer" if kind is int else "a number"
+        raise ChronoevalError(f"--param {name} must be {what}, got {value!r}")
+    if name == "n" and value < 1:
+        raise ChronoevalError(f"--param n must be at least 1, got {value}")
+    return value
+
+
 def coerce_params(values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
-    """``values`` with every parameter whose default is a bool read by :func:`as_bool`."""
-    return {
-        k: as_bool(v, k) if isinstance(defaults.get(k), bool) else v for k, v in values.items()
-    }
+    """``values`` with every parameter whose default is a bool read by :func:`as_bool`, and every
+    parameter whose default is a number (or that is the item count ``n``) checked to be one."""
+    out = {}
+    for k, v in values.items():
+        default = defaults.get(k)
+        if isinstance(default, bool):
+            out[k] = as_bool(v, k)
+        elif k == "n" and v is None:
+            out[k] = v
+        elif k == "n":
+            out[k] = as_number(v, k, int)
+        elif isinstance(default, int | float) and not isinstance(v, list):
+            out[k] = as_number(v, k, float)  # ints pass unchanged
+        else:
+            out[k] = v
+    return out
