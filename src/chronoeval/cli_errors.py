@@ -43,9 +43,7 @@ def exit_if_incomplete(results_by_model: dict[str, dict[str, Any]], console: Con
 
 
 def _say(console: Console, text: str) -> None:
-    console.print(
-        f"[bold red]error:[/bold red] {redact_text(text)}", highlight=False, emoji=False
-    )
+    console.print(f"[bold red]error:[/bold red] {redact_text(text)}", highlight=False, emoji=False)
 
 
 def last_resort(exc: BaseException, console: Console | None = None) -> int | None:
@@ -71,7 +69,7 @@ def last_resort(exc: BaseException, console: Console | None = None) -> int | Non
         if exc.errno == errno.ENAMETOOLONG:
             _say(console, f"{where}file name too long; give a shorter --out")
             return EXIT_BAD_INPUT
-        if exc.errno in (errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EDQUOT, errno.EIO):
+        if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EROFS, errno.EACCES, errno.EDQUOT):
             _say(console, f"{where}{exc.strerror}")
             return EXIT_STORAGE
         if exc.errno in (errno.EISDIR, errno.ENOTDIR, errno.ENOENT, errno.EADDRINUSE):

@@ -21,7 +21,15 @@ from chronoeval.engine.store import RunStore, StoredResponse
 
 KEPT = "answers stored before this point are kept in store.sqlite; re-run to resume"
 
-_OS_STORAGE = {errno.ENOSPC, errno.EROFS, errno.EACCES, errno.EPERM, errno.EDQUOT, errno.EIO}
+_OS_STORAGE = {
+    errno.ENOSPC,
+    errno.EFBIG,
+    errno.EROFS,
+    errno.EACCES,
+    errno.EPERM,
+    errno.EDQUOT,
+    errno.EIO,
+}
 
 
 def _why(exc: BaseException) -> str:
