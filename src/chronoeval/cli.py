@@ -9,6 +9,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from chronoeval.cli_errors import exit_if_incomplete, last_resort
@@ -387,7 +388,9 @@ def main() -> None:
         _mount_suite_commands()
         app()
     except ChronoevalError as exc:
-        console.print(f"[bold red]error:[/bold red] {exc}", highlight=False)
+        console.print(
+            f"[bold red]error:[/bold red] {escape(str(exc))}", highlight=False, emoji=False
+        )
         sys.exit(exc.exit_code)
     except BaseException as exc:  # noqa: BLE001 - the last resort for the known non-typed cases
         code = last_resort(exc, console)

@@ -14,6 +14,7 @@ from typing import Any
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from chronoeval.core.errors import EXIT_BAD_INPUT, EXIT_INCOMPLETE, EXIT_STORAGE
 from chronoeval.core.redact import redact_text
@@ -34,7 +35,7 @@ def exit_if_incomplete(results_by_model: dict[str, dict[str, Any]], console: Con
         problems.append(f"{model}: {what}")
     if problems:
         console.print(
-            f"[bold yellow]incomplete:[/bold yellow] {'; '.join(problems)} "
+            f"[bold yellow]incomplete:[/bold yellow] {escape('; '.join(problems))} "
             "(run the same command again to ask what is missing)",
             highlight=False,
             emoji=False,
@@ -43,7 +44,9 @@ def exit_if_incomplete(results_by_model: dict[str, dict[str, Any]], console: Con
 
 
 def _say(console: Console, text: str) -> None:
-    console.print(f"[bold red]error:[/bold red] {redact_text(text)}", highlight=False, emoji=False)
+    console.print(
+        f"[bold red]error:[/bold red] {escape(redact_text(text))}", highlight=False, emoji=False
+    )
 
 
 def last_resort(exc: BaseException, console: Console | None = None) -> int | None:
