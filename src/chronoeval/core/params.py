@@ -30,6 +30,12 @@ def as_bool(value: Any, name: str) -> bool:
 def as_number(value: Any, name: str, kind: type) -> Any:
     """An int (or float) parameter: numbers pass, anything else is a clear error; ``n`` (an item
     count) must be at least 1."""
+    if isinstance(value, str):  # "5" from a Python caller; the CLI already decoded JSON numbers
+        try:
+            value = int(value) if kind is int else float(value)
+            value = int(value) if isinstance(value, float) and value.is_integer() else value
+        except ValueError:
+            pass
     ok = isinstance(value, int) and not isinstance(value, bool)
     if kind is float:
         ok = ok or isinstance(value, float)
