@@ -227,3 +227,18 @@ def test_generated_image_parts_cannot_escape_when_written(tmp_path: Path) -> Non
             source="test",
         )
     assert not (tmp_path.parent / "evil.png").exists()
+
+
+def test_timepercept_manifest_image_paths_are_confined(tmp_path: Path) -> None:
+    from chronoeval.suites.timepercept.collection import load_manifest
+
+    (tmp_path / "outside.png").write_bytes(png())
+    folder = tmp_path / "m"
+    folder.mkdir()
+    row = {"location": "a", "timestamp": "2020-01-01", "category": "x"}
+    for image in ("../outside.png", str(tmp_path / "outside.png")):
+        manifest = folder / "manifest.jsonl"
+        manifest.write_text(json.dumps({**row, "image": image}) + "\n")
+        with pytest.raises(DataError) as err:
+            load_manifest(manifest)
+        assert "manifest.jsonl:1" in str(err.value) and "field 'image'" in str(err.value)
