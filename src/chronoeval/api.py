@@ -47,7 +47,7 @@ from chronoeval.engine.lock import RunLock
 from chronoeval.engine.request import GenerationConfig, Request
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
 from chronoeval.engine.shard import Shard, merge_runs
-from chronoeval.engine.snapshot import dataset_for_scoring, snapshot_dataset
+from chronoeval.engine.snapshot import copy_snapshots, dataset_for_scoring, snapshot_dataset
 from chronoeval.engine.storage import open_store, read_store, storage_errors
 from chronoeval.engine.store import StoredResponse
 from chronoeval.models.registry import BackendOptions, make_backend
@@ -337,7 +337,10 @@ def merge(
 ) -> RunResult:
     """Merge shard run directories into one run at ``out`` (refusing shards that disagree on
     dataset hash or generation config), then score it like any run."""
-    merge_runs(sources, out, allow_missing=allow_missing)
+    prepare_run_dir(out)
+    with RunLock(out):
+        merge_runs(sources, out, allow_missing=allow_missing)
+        copy_snapshots(sources, out)
     results, records = score_records(out, plots=plots)
     return RunResult(Path(out), results["model"], results, {}, records)
 

@@ -73,3 +73,22 @@ def dataset_for_scoring(run_dir: Path, task: str, tconf: dict[str, Any]) -> Data
     raise ChronoevalError(
         f"{run_dir}: the items of task {task!r} are not readable ({'; '.join(problems)}); re-run it"
     )
+
+
+def copy_snapshots(sources: list[Path], out: Path) -> None:
+    """Give a merged run the dataset copies its shards kept (each shard keeps the whole dataset)."""
+    for src in sources:
+        base = Path(src) / SNAPSHOTS
+        if not base.is_dir():
+            continue
+        for task_dir in sorted(p for p in base.iterdir() if p.is_dir()):
+            dest = snapshot_dir(out, task_dir.name)
+            if (dest / ITEMS).is_file():
+                continue
+            try:
+                dest.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copytree(task_dir, dest)
+            except OSError as exc:
+                raise StorageError(
+                    f"{dest}: cannot keep the dataset copy scoring needs ({exc.strerror or exc})"
+                ) from None
