@@ -30,16 +30,31 @@ from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError, NotApplicable
 from chronoeval.core.items import Item
 from chronoeval.core.params import coerce_params
+from chronoeval.core.redact import redact
 from chronoeval.core.registry import get_task
 from chronoeval.core.stats import N_BOOT
 from chronoeval.core.task import SampleRecord, Task
+from chronoeval.engine.identity import (
+    check_counts,
+    check_run_dir,
+    default_root,
+    identity_hash,
+    prepare_run_dir,
+    read_config,
+    requested_identity,
+    run_identity,
+)
+from chronoeval.engine.lock import RunLock
 from chronoeval.engine.reasoning import split_reasoning
 from chronoeval.engine.records import prompt_record
 from chronoeval.engine.request import GenerationConfig, Request, with_system_prompt
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
 from chronoeval.engine.shard import Shard, merge_runs
-from chronoeval.engine.store import RunStore, StoredResponse
+from chronoeval.engine.snapshot import copy_snapshots, dataset_for_scoring, snapshot_dataset
+from chronoeval.engine.storage import open_store, read_store, storage_errors
+from chronoeval.engine.store import StoredResponse
 from chronoeval.models.registry import BackendOptions, make_backend
+from chronoeval.models.support import check_supported
 from chronoeval.report.unparsed import no_answer_summary
 
 
@@ -173,6 +188,8 @@ def prepare_dataset(
     for lineno, item in enumerate(ds.items, start=1):
         try:
             task.validate(item)
+            if getattr(task, "verify_at_run", False):  # cheap gold re-derivation (SPAN)
+                task.verify(item)
         except DataError as exc:
             raise exc.at(file=items_file, line=lineno) from None
     return ds
@@ -227,8 +244,33 @@ def item_request(
     return Request(messages, generation, image_root=root)
 
 
-def default_run_dir(tasks: list[str], model: str, root: Path | None = None) -> Path:
-    return Path(root or "runs") / "+".join(tasks) / slug(model)
+def default_run_dir(
+    tasks: list[str], model: str, root: Path | None = None, requested: dict[str, Any] | None = None
+) -> Path:
+    """``runs/<tasks>-<hash of the requested configuration>/<model>`` (engine/identity.py)."""
+    requested = requested or requested_identity(
+        tasks, data=None, n=None, seed=None, params=None, generation=GenerationConfig().to_json()
+    )
+    return default_root(tasks, requested, root) / slug(model)
+
+
+def _unsupported(model: str, tasks: list[str]) -> dict[str, str]:
+    """Tasks ``model`` cannot answer at all (models/support.py): refused when every task is one
+    of them (or a backend's extra is missing), else returned to be recorded as skipped."""
+    skipped: dict[str, str] = {}
+    for name in tasks:
+        try:
+            check_supported(model, [get_task(name)])
+        except NotApplicable as exc:
+            if len(tasks) == 1:
+                raise
+            skipped[name] = str(exc)
+    if skipped and len(skipped) == len(tasks):
+        raise ChronoevalError(
+            f"--model {model} cannot answer any of the tasks: "
+            + "; ".join(f"{k}: {v}" for k, v in skipped.items())
+        )
+    return skipped
 
 
 def run(
@@ -251,6 +293,7 @@ def run(
     extract_with: str | None = None,
     limit: int | None = None,
     progress_every: float | None = None,
+    reuse: bool = False,
 ) -> RunResult:
     """Run one model on tasks (resuming whatever the run directory already holds), then score.
 
@@ -260,6 +303,9 @@ def run(
     ``extract_with`` (a model spec), that model extracts answers from the replies the rules could
     not read; reported as ``with_extraction`` beside each headline (engine/extract.py).
     With ``limit``, only each task's first ``limit`` items (recorded in config.json).
+    A run directory holding another configuration is refused unless ``reuse``; a directory
+    another process is writing is refused (engine/lock.py). A task the model cannot answer at all
+    is refused when it is the only one, and recorded under ``skipped`` in a multi-task run.
     """
     if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
         raise ChronoevalError(
@@ -268,13 +314,26 @@ def run(
         )
     generation = generation or GenerationConfig()
     options = backend_options or BackendOptions()
-    run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model)
+    check_counts(n=n, concurrency=concurrency, limit=limit)
+    skipped = _unsupported(model, tasks)  # impossible set-ups: refused, or skipped in a suite
+    requested = requested_identity(
+        tasks, data=data, n=n, seed=seed, params=params, generation=generation.to_json()
+    )
+    if limit is not None or released_request_options:
+        requested["limit"] = limit
+        requested["released_request_options"] = released_request_options
+    run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model, requested=requested)
     if shard is not None:
         run_dir = run_dir / shard.dirname
-    run_dir.mkdir(parents=True, exist_ok=True)
+    datasets = {  # every dataset checked before anything is written or asked
+        name: prepare_dataset(get_task(name), data=data, n=n, seed=seed, params=params, limit=limit)
+        for name in tasks
+        if name not in skipped
+    }
     config: dict[str, Any] = {
         "chronoeval_version": __version__,
         "model": model,
+        "model_options": redact(options.extra),
         "generation": generation.to_json(),
         "tasks": {},
     }
@@ -282,23 +341,41 @@ def run(
         config["shard"] = shard.to_json()
     if limit is not None:
         config["limit"] = limit
+    for name, ds in datasets.items():
+        config["tasks"][name] = {
+            "content_hash": ds.content_hash,
+            "n_items": len(ds.items),
+            "seed": ds.manifest.seed,
+            "params": ds.manifest.params,
+        }
+        if released_request_options and get_task(name).request_options:
+            config["tasks"][name]["request_options"] = dict(get_task(name).request_options)
+    config["identity"] = run_identity(config)
+    config["identity_hash"] = identity_hash(config["identity"])
+    identity_tasks = config["tasks"]
+    config["tasks"] = {}
+    if skipped:
+        config["skipped"] = dict(skipped)  # recorded, not an error
+    prepare_run_dir(run_dir)
     summaries: dict[str, RunSummary] = {}
     items_by_key: dict[tuple[str, str], Item] = {}
     from chronoeval.engine.warm import prefetch
 
     prefetch()  # pyarrow for samples.parquet, imported while the models are being asked
-    with RunStore.in_dir(run_dir) as store:
-        for name in tasks:
+    with RunLock(run_dir), open_store(run_dir) as store:
+        check_run_dir(run_dir, config["identity"], reuse=reuse)
+        for name in datasets:
             task = get_task(name)
-            ds = prepare_dataset(task, data=data, n=n, seed=seed, params=params, limit=limit)
+            ds = datasets[name]
             try:
                 backend = make_backend(model, task, ds.items, options)
             except NotApplicable as exc:
                 if len(tasks) == 1:
                     raise
                 config.setdefault("skipped", {})[name] = str(exc)  # recorded, not an error
-                _write_json(run_dir / "config.json", config)
+                _write_json(run_dir / "config.json", redact(config))
                 continue
+            snapshot_dataset(ds, run_dir, name)
             config["backend"] = backend.describe()
             config["tasks"][name] = {
                 "dataset": str(ds.root.resolve()),
@@ -309,9 +386,9 @@ def run(
                 "source": ds.manifest.source,
                 "backend_identity": backend.identity,
             }
-            if released_request_options and task.request_options:
-                config["tasks"][name]["request_options"] = dict(task.request_options)
-            _write_json(run_dir / "config.json", config)
+            if "request_options" in identity_tasks[name]:
+                config["tasks"][name]["request_options"] = identity_tasks[name]["request_options"]
+            _write_json(run_dir / "config.json", redact(config))
             jobs = []
             items_by_key.update({(name, it.id): it for it in ds.items})
             for item in shard.select(ds.items) if shard else ds.items:
@@ -350,7 +427,10 @@ def merge(
 ) -> RunResult:
     """Merge shard run directories into one run at ``out`` (refusing shards that disagree on
     dataset hash or generation config), then score it like any run."""
-    merge_runs(sources, out, allow_missing=allow_missing)
+    prepare_run_dir(out)
+    with RunLock(out):
+        merge_runs(sources, out, allow_missing=allow_missing)
+        copy_snapshots(sources, out)
     results, records = score_records(out, plots=plots)
     return RunResult(Path(out), results["model"], results, {}, records)
 
@@ -365,13 +445,16 @@ def score_records(
 ) -> tuple[dict[str, Any], list[SampleRecord]]:
     """:func:`score`, also returning the per-sample records it wrote."""
     run_dir = Path(run_dir)
-    config_path = run_dir / "config.json"
-    if not config_path.is_file():
+    config = read_config(run_dir) if run_dir.is_dir() else None
+    if config is None:
         raise ChronoevalError(f"{run_dir} is not a run directory (no config.json)")
-    config = json.loads(config_path.read_text())
-    generation = GenerationConfig.from_json(config["generation"])
-    with RunStore.in_dir(run_dir) as store:
-        stored = store.all()
+    try:
+        generation = GenerationConfig.from_json(config["generation"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ChronoevalError(
+            f"{run_dir / 'config.json'}: corrupt run configuration (generation: {exc})"
+        ) from None
+    stored = read_store(run_dir)
     results: dict[str, Any] = {
         "chronoeval_version": __version__,
         "python": platform.python_version(),
@@ -385,11 +468,7 @@ def score_records(
     complete = True
     for name, tconf in config["tasks"].items():
         task = get_task(name)
-        ds = load_dataset(Path(tconf["dataset"]), verify_images=False)
-        if ds.content_hash != tconf["content_hash"]:
-            raise ChronoevalError(
-                f"dataset {ds.root} changed since the run (content hash differs); re-run it"
-            )
+        ds = dataset_for_scoring(run_dir, name, tconf)
         items = ds.items[: tconf["n_items"]]
         if config.get("shard"):
             items = Shard.from_json(config["shard"]).select(items)
@@ -403,7 +482,7 @@ def score_records(
             for s in ("answered", "no_answer", "error", "missing")
         }
         scored = [r for r in records if r.status in ("answered", "no_answer")]
-        complete &= counts["error"] == 0 and counts["missing"] == 0
+        complete &= counts["error"] == 0 and counts["missing"] == 0 and bool(records)
         results["tasks"][name] = {
             "suite": task.suite,
             "dataset": {
@@ -414,15 +493,17 @@ def score_records(
             "metrics": task.aggregate(scored, seed=bootstrap_seed) if scored else {},
         }
         all_records.extend(records)
-    results["complete"] = complete
+    results["complete"] = complete and bool(config["tasks"])
     if config.get("skipped"):
         results["skipped"] = config["skipped"]
-    _write_json(run_dir / "results.json", results)
-    write_samples(run_dir, all_records)
-    if plots:
-        from chronoeval.report.figures import write_run_figures
+    results = redact(results)
+    with RunLock(run_dir), storage_errors(run_dir, "writing the scored results"):
+        _write_json(run_dir / "results.json", results)
+        write_samples(run_dir, all_records)
+        if plots:
+            from chronoeval.report.figures import write_run_figures
 
-        write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
+            write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
     return results, all_records
 
 

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from chronoeval.cli_errors import exit_if_incomplete, last_resort
 from chronoeval.cli_options import (
     lit,
     make_console,
@@ -52,6 +53,8 @@ def _params(values: list[str] | None) -> dict[str, Any]:
             out[key] = json.loads(raw)
         except json.JSONDecodeError:
             out[key] = raw
+        except RecursionError:
+            raise ChronoevalError(f"--param {key}: JSON nested too deeply") from None
     return out
 
 
@@ -195,14 +198,30 @@ def run(
         str | None,
         typer.Option(help="tracking URI (default: $MLFLOW_TRACKING_URI, else ./mlruns, offline)"),
     ] = None,
+    reuse: Annotated[
+        bool,
+        typer.Option(
+            help="write into an --out that holds another configuration (its stored answers "
+            "stay; config and results are replaced)"
+        ),
+    ] = False,
 ) -> None:
     """Run models on tasks (resumes by default), score, and write results.json and figures.
 
     With no arguments: the default job (Lost in Time on generated items, reference agents and the
-    random baseline), written under runs/.
+    random baseline), written under runs/<tasks>-<hash of the configuration>/<model>.
+
+    Exit status: 0 complete; 2 bad input or impossible set-up (nothing asked); 3 incomplete
+    (errors or missing items remain: run again to resume); 4 storage failure; 5 run directory
+    busy (another process writes it).
     """
     from chronoeval import api
     from chronoeval.core.registry import DEFAULT_JOB, suite_tasks
+    from chronoeval.engine.identity import (
+        check_counts,
+        default_root,
+        requested_identity,
+    )
     from chronoeval.engine.request import GenerationConfig
     from chronoeval.engine.runner import RetryPolicy
     from chronoeval.engine.shard import Shard
@@ -213,7 +232,20 @@ def run(
     tasks = list(task or []) + (suite_tasks(suite) if suite else [])
     tasks = tasks or list(DEFAULT_JOB["tasks"])
     models = list(model or DEFAULT_JOB["models"])
-    root = out or Path("runs") / "+".join(tasks)
+    check_counts(
+        n=n,
+        concurrency=concurrency,
+        max_retries=max_retries,
+        max_tokens=max_tokens,
+        timeout=timeout,
+    )
+    gen_json = GenerationConfig(
+        temperature=temperature, max_tokens=max_tokens, seed=gen_seed, stop=tuple(stop or ())
+    ).to_json()
+    ident = requested_identity(
+        tasks, data=data, n=n, seed=seed, params=_params(param), generation=gen_json
+    )
+    root = out or default_root(tasks, ident)
     results: dict[str, dict[str, Any]] = {}
     records_by_model: dict[str, Any] = {}
     run_dirs: list[Path] = []
@@ -251,6 +283,7 @@ def run(
             released_request_options=released_request_options,
             extract_with=extract_with,
             progress_every=progress_every if progress and not sys.stderr.isatty() else None,
+            reuse=reuse,
         )
         results[m] = res.results
         records_by_model[m] = res.records
@@ -285,6 +318,7 @@ def run(
         console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
         reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
     console.print(f"HTML reports: {lit(', '.join(str(p) for p in reports))}")
+    exit_if_incomplete(results, console)
 
 
 @app.command()
@@ -332,6 +366,7 @@ def score(
 
     results = api.score(run_dir)
     print_summary({results["model"]: results}, console)
+    exit_if_incomplete({results["model"]: results}, console)
 
 
 @app.command()
@@ -423,6 +458,14 @@ def serve(
     latency: Annotated[float, typer.Option(help="added latency per request, seconds")] = 0.0,
     request_log: Annotated[Path | None, typer.Option(help="append a JSON line per request")] = None,
     ready_file: Annotated[Path | None, typer.Option(help="write the base URL here when up")] = None,
+    api_key: Annotated[
+        str | None,
+        typer.Option(
+            help="require Authorization: Bearer <key> on every request",
+            envvar="CHRONOEVAL_SERVE_API_KEY",
+            show_envvar=True,
+        ),
+    ] = None,
 ) -> None:
     """Serve backends (reference agents, baselines) as an OpenAI-compatible API."""
     from chronoeval.server.app import serve as serve_app
@@ -436,6 +479,7 @@ def serve(
         latency_s=latency,
         request_log=request_log,
         ready_file=ready_file,
+        api_key=api_key,
     )
 
 
@@ -470,8 +514,13 @@ def main() -> None:
         app.add_typer(train_app, name="train")
         app()
     except ChronoevalError as exc:
-        console.print(f"[bold red]error:[/bold red] {lit(exc)}", highlight=False)
-        sys.exit(2)
+        console.print(f"[bold red]error:[/bold red] {lit(exc)}", highlight=False, emoji=False)
+        sys.exit(exc.exit_code)
+    except BaseException as exc:  # noqa: BLE001 - the last resort for the known non-typed cases
+        code = last_resort(exc, console)
+        if code is None:
+            raise
+        sys.exit(code)
 
 
 if __name__ == "__main__":

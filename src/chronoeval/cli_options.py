@@ -33,6 +33,8 @@ MODEL_KINDS = {
     "timeagent": "SPAN's TimeAgent (timeagent:tools:openai:<model> or timeagent:code:<spec>)",
     "span-speaker": "SPAN's scripted tool-using speaker (a test double for TimeAgent)",
     "grayprior": "Seeing Time's deliberately biased grayscale reader (shortcut tasks only)",
+    "noimage": "any other spec with every image removed from the prompts (noimage:<spec>)",
+    "vllm": "vLLM in-process (vllm:<model dir or hub id>, the vllm extra, a GPU)",
 }
 """Every model kind `run --model` takes (a test keeps this in step with the backend registry)."""
 

@@ -19,9 +19,13 @@ def test_anything_else_names_the_parameter() -> None:
         as_bool("maybe", "rotate")
 
 
-def test_only_bool_defaults_are_coerced() -> None:
+def test_bool_and_number_defaults_are_coerced_strictly() -> None:
     got = coerce_params({"rotate": "no", "n": "5", "style": "no"}, {"rotate": True, "n": 1})
-    assert got == {"rotate": False, "n": "5", "style": "no"}
+    assert got == {"rotate": False, "n": 5, "style": "no"}
+    assert coerce_params({"size": "2.5"}, {"size": 1}) == {"size": 2.5}
+    for bad in ({"n": "abc"}, {"n": 0}, {"n": -3}, {"n": 2.5}, {"size": "big"}, {"n": True}):
+        with pytest.raises(ChronoevalError):
+            coerce_params(bad, {"n": 1, "size": 1})
 
 
 def test_generate_reads_no_as_false() -> None:

@@ -77,6 +77,8 @@ def test_shard_and_merge_reproduce_the_unsharded_run_exactly(tmp_path: Path) -> 
     # merging again into the same directory is idempotent
     api.merge(shard_dirs, tmp_path / "merged", plots=False)
     assert _comparable(tmp_path / "merged") == whole
+    # the merged run is self-contained: it scores from its own dataset copies (issue 16)
+    assert (tmp_path / "merged" / "datasets" / "clockqa" / "items.jsonl").is_file()
 
 
 def _shard_run(out: Path, index: int, count: int, **kw) -> Path:  # type: ignore[no-untyped-def]

@@ -36,7 +36,14 @@ def local_ray() -> Iterator[None]:
         ray.shutdown()
 
 
-def _run(ds_root: Path, run_dir: Path, url: str, model: str = f"ray:{MODEL}", **extra):  # type: ignore[no-untyped-def]
+def _run(
+    ds_root: Path,
+    run_dir: Path,
+    url: str,
+    model: str = f"ray:{MODEL}",
+    reuse: bool = False,
+    **extra,
+):  # type: ignore[no-untyped-def]
     return api.run(
         ["clockqa"],
         model,
@@ -47,6 +54,7 @@ def _run(ds_root: Path, run_dir: Path, url: str, model: str = f"ray:{MODEL}", **
         retry=FAST,
         progress=False,
         plots=False,
+        reuse=reuse,
     )
 
 
@@ -72,7 +80,10 @@ def test_ray_http_survives_a_killed_worker_and_writes_the_openai_records(
     assert sorted(r["item_id"] for r in rows) == sorted(it.id for it in clock_dataset.items)
     assert {r["response"] for r in rows} == {"10:10:00"}
     # the same model asked the same thing: the openai backend finds every answer already stored
-    again = _run(clock_dataset.root, tmp_path / "run", server.url, model=f"openai:{MODEL}")
+    # (another backend is another configuration: written into the same directory only with reuse)
+    again = _run(
+        clock_dataset.root, tmp_path / "run", server.url, model=f"openai:{MODEL}", reuse=True
+    )
     assert again.summaries["clockqa"].cached == 12 and again.summaries["clockqa"].called == 0
 
 

@@ -112,7 +112,7 @@ def test_run_writes_report_html_beside_results(
             "--no-progress"]  # fmt: skip
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
-    root = tmp_path / "runs" / "clockqa"
+    (root,) = (tmp_path / "runs").glob("clockqa-*")  # one root per configuration
     for model in ("reference", "random"):
         assert (root / model / "results.json").is_file()
         assert "<h1>chronoeval report</h1>" in (root / model / "report.html").read_text()

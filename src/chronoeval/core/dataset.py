@@ -21,6 +21,7 @@ from typing import Any
 
 from chronoeval.core import verified
 from chronoeval.core.errors import DataError
+from chronoeval.core.imagecheck import check_image_bytes, confine, read_image_file
 from chronoeval.core.items import ImagePart, Item
 
 MANIFEST = "manifest.json"
@@ -106,7 +107,7 @@ def write_dataset(
                     raise DataError("duplicate item id", item_id=b.item.id, field="id")
                 seen.add(b.item.id)
                 for rel, data in b.images.items():
-                    target = tmp / rel
+                    target = confine(tmp, rel, item_id=b.item.id, field="images")
                     target.parent.mkdir(parents=True, exist_ok=True)
                     target.write_bytes(data)
                 line = b.item.to_line() + "\n"
@@ -160,6 +161,7 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
     digest = hashlib.sha256()
     items: list[Item] = []
     stamp = verified.lookup(root, verify_images)  # images checked by an earlier load: skipped
+    seen: dict[str, int] = {}
     with open(items_path, "rb") as fh:
         for lineno, line_bytes in enumerate(fh, start=1):
             digest.update(line_bytes)
@@ -171,10 +173,21 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
                 raise DataError(
                     f"line is not valid JSON ({exc})", file=items_path, line=lineno
                 ) from None
+            except RecursionError:
+                raise DataError("JSON nested too deeply", file=items_path, line=lineno) from None
             try:
                 item = Item.from_json(obj)
             except DataError as exc:
                 raise exc.at(file=items_path, line=lineno) from None
+            if item.id in seen:
+                raise DataError(
+                    f"duplicate item id (first on line {seen[item.id]})",
+                    file=items_path,
+                    line=lineno,
+                    item_id=item.id,
+                    field="id",
+                )
+            seen[item.id] = lineno
             if verify_images:
                 for i, part in enumerate(item.images):
                     if not stamp.covers(part.path, part.sha256):
@@ -196,19 +209,20 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
 
 
 def _check_image(root: Path, part: ImagePart, file: Path, line: int, item_id: str, i: int) -> None:
-    path = root / part.path
-    field_name = f"image {i} ({part.path})"
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise DataError(
-            "image file is missing", file=file, line=line, item_id=item_id, field=field_name
-        ) from None
+    """Confined to the dataset directory, present, matching its sha256, decodable (imagecheck)."""
+    where: dict[str, Any] = {
+        "file": file,
+        "line": line,
+        "item_id": item_id,
+        "field": f"image {i} ({part.path})",
+    }
+    data = read_image_file(confine(root, part.path, **where), **where)
     if hashlib.sha256(data).hexdigest() != part.sha256:
         raise DataError(
             "image bytes do not match their sha256 (corrupt or replaced)",
             file=file,
             line=line,
             item_id=item_id,
-            field=field_name,
+            field=where["field"],
         )
+    check_image_bytes(data, **where)

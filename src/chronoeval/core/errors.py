@@ -4,9 +4,36 @@ from __future__ import annotations
 
 from pathlib import Path
 
+EXIT_OK = 0
+"""The run is complete: every item has a stored answer (or a NoAnswer), none errored or missing."""
+EXIT_FAILURE = 1
+"""``verify`` found mismatches."""
+EXIT_BAD_INPUT = 2
+"""Bad input or an impossible set-up, refused before any request (also typer's usage errors)."""
+EXIT_INCOMPLETE = 3
+"""The run finished but is incomplete: errors or missing items remain (re-run to resume)."""
+EXIT_STORAGE = 4
+"""The run directory or its store cannot be written or read (disk full, read-only, corrupt)."""
+EXIT_BUSY = 5
+"""Another process holds the run directory's lock."""
+
 
 class ChronoevalError(Exception):
     """An error the user can act on; the message says what and where."""
+
+    exit_code = EXIT_BAD_INPUT
+
+
+class StorageError(ChronoevalError):
+    """A run directory or store that cannot be written or read; names the path and what was kept."""
+
+    exit_code = EXIT_STORAGE
+
+
+class RunBusyError(ChronoevalError):
+    """Another process is writing the run directory (its lock names the holder)."""
+
+    exit_code = EXIT_BUSY
 
 
 class DataError(ChronoevalError):

@@ -35,15 +35,43 @@ def as_list(value: Any) -> Any:
     return value
 
 
+def as_number(value: Any, name: str, kind: type) -> Any:
+    """An int (or float) parameter: numbers pass, anything else is a clear error; ``n`` (an item
+    count) must be at least 1."""
+    if isinstance(value, str):  # "5" from a Python caller; the CLI already decoded JSON numbers
+        try:
+            value = int(value) if kind is int else float(value)
+            value = int(value) if isinstance(value, float) and value.is_integer() else value
+        except ValueError:
+            pass
+    ok = isinstance(value, int) and not isinstance(value, bool)
+    if kind is float:
+        ok = ok or isinstance(value, float)
+    if not ok:
+        what = "an integer" if kind is int else "a number"
+        raise ChronoevalError(f"--param {name} must be {what}, got {value!r}")
+    if name == "n" and value < 1:
+        raise ChronoevalError(f"--param n must be at least 1, got {value}")
+    return value
+
+
 def coerce_params(values: dict[str, Any], defaults: dict[str, Any]) -> dict[str, Any]:
     """``values`` with every parameter whose default is a bool read by :func:`as_bool`, and every
-    parameter whose default is a list read by :func:`as_list` (comma-separated names)."""
+    parameter whose default is a list read by :func:`as_list` (comma-separated names), and every
+    parameter whose default is a number (or that is the item count ``n``) checked to be one."""
     out: dict[str, Any] = {}
     for k, v in values.items():
-        if isinstance(defaults.get(k), bool):
+        default = defaults.get(k)
+        if isinstance(default, bool):
             out[k] = as_bool(v, k)
-        elif isinstance(defaults.get(k), (list, tuple)):
+        elif isinstance(default, (list, tuple)):
             out[k] = as_list(v)
+        elif k == "n" and (v is None or (v == default and not isinstance(v, bool))):
+            out[k] = v  # the task's own default (Seeing Time's n=0: "from the other counts")
+        elif k == "n":
+            out[k] = as_number(v, k, int)
+        elif isinstance(default, int | float) and not isinstance(v, list):
+            out[k] = as_number(v, k, float)  # ints pass unchanged
         else:
             out[k] = v
     return out

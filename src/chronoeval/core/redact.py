@@ -11,8 +11,11 @@ backend's ``api_key_env``, ``OPENAI_API_KEY`` by default) and any environment va
 looks like a credential (``*KEY*``, ``*TOKEN*``, ``*SECRET*``, ``*PASSWORD*``, ``*CREDENTIAL*``),
 with values of at least :data:`MIN_LEN` characters. Besides the literal value, its base64
 (standard and URL-safe, with or without padding), hex and reversed forms are replaced. Any other
-encoding is not caught here: that is the sandbox's job. (Credentials inside URLs, ``user:key@host``,
-are handled separately, with ``serve`` exposure.)
+encoding is not caught here: that is the sandbox's job.
+
+Credentials written inside URLs (``https://user:key@host/v1``, e.g. in ``--base-url``) are redacted
+too, whatever their value: the userinfo becomes ``***`` in any string, so they never reach a run
+directory, a report or an error text.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ MIN_LEN = 8
 _SECRET_NAME = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|PASSWD|CREDENTIAL", re.IGNORECASE)
 _names: set[str] = {"OPENAI_API_KEY"}
 _lock = threading.Lock()
+_USERINFO = re.compile(r"(?P<scheme>[A-Za-z][A-Za-z0-9+.-]*://)(?P<userinfo>[^/@\s?#]+)@")
 T = TypeVar("T")
 
 
@@ -60,7 +64,16 @@ def secret_values() -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
+def redact_url_credentials(text: str) -> str:
+    """``http://user:key@host`` → ``http://***@host`` wherever a URL appears in ``text``."""
+    if "@" not in text:
+        return text
+    return _USERINFO.sub(lambda m: f"{m.group('scheme')}***@", text)
+
+
 def redact_text(text: str, secrets: list[str] | None = None) -> str:
+    """``text`` with URL credentials and every secret value replaced."""
+    text = redact_url_credentials(text)
     for s in secret_values() if secrets is None else secrets:
         if s in text:
             text = text.replace(s, REDACTED)
@@ -68,10 +81,9 @@ def redact_text(text: str, secrets: list[str] | None = None) -> str:
 
 
 def redact(obj: T, secrets: list[str] | None = None) -> T:
-    """``obj`` with every secret value in its strings (dict keys too, nested) replaced."""
+    """``obj`` with URL credentials and every secret value in its strings (dict keys too, nested)
+    replaced."""
     secrets = secret_values() if secrets is None else secrets
-    if not secrets:
-        return obj
     return _walk(obj, secrets)  # type: ignore[no-any-return]
 
 

@@ -70,7 +70,9 @@ class Request:
             return self.inline_images[path]
         if self.image_root is None:
             raise FileNotFoundError(f"no image source for {path!r}")
-        return (self.image_root / path).read_bytes()
+        from chronoeval.core.imagecheck import confine  # never read outside the dataset
+
+        return confine(self.image_root, path, field="image").read_bytes()
 
     def key(self, backend_identity: str) -> str:
         return request_key(backend_identity, self.messages, self.config)

@@ -44,6 +44,7 @@ from inspect_ai.solver import TaskState, generate
 
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.errors import ChronoevalError
+from chronoeval.core.imagecheck import confine
 from chronoeval.core.items import Item, TextPart
 from chronoeval.core.registry import all_tasks, get_task
 
@@ -63,7 +64,7 @@ def item_messages(item: Item, root: Path) -> list[ChatMessage]:
             if isinstance(p, TextPart):
                 content.append(ContentText(text=p.text))
             else:
-                data = base64.b64encode((root / p.path).read_bytes()).decode("ascii")
+                data = base64.b64encode(confine(root, p.path).read_bytes()).decode("ascii")
                 content.append(ContentImage(image=f"data:{p.mime};base64,{data}"))
         out.append(ROLE_MESSAGES[m.role](content=content))
     return out

@@ -25,6 +25,7 @@ from typing import Any
 
 import aiohttp
 
+from chronoeval.core.redact import redact_text
 from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
@@ -46,6 +47,28 @@ def parse_retry_after(value: str | None) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
+
+
+def reply_text(choice: Any, shown_url: str) -> Any:
+    """The text of a chat-completions choice. A choice without a ``message`` object, or whose
+    ``content`` is null (with no ``refusal`` or reasoning text), is a protocol error: retried and,
+    if it stays, stored as an error, never scored as NoAnswer. An explicit refusal is the model's
+    answer; reasoning with a null content is a reply without an answer (NoAnswer, reasoning kept)."""
+    message = choice.get("message") if isinstance(choice, dict) else None
+    if not isinstance(message, dict):
+        raise BackendError(
+            f"protocol error: response from {shown_url} has a choice without message"
+        )
+    content = message.get("content")
+    if content is None:
+        refusal = message.get("refusal")
+        if isinstance(refusal, str) and refusal:
+            return refusal
+        reasoning = message.get("reasoning_content") or message.get("reasoning")
+        if isinstance(reasoning, str) and reasoning:
+            return ""  # a reasoning model that never got to its answer (e.g. out of tokens)
+        raise BackendError(f"protocol error: response from {shown_url} has content: null")
+    return content
 
 
 def split_base_urls(base_url: str | list[str] | tuple[str, ...]) -> list[str]:
@@ -216,13 +239,13 @@ class OpenAIBackend(Backend):
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "identity": self.identity,
-            "base_url": self.base_url,
+            "base_url": redact_text(self.base_url),
             "model": self.model,
             "api_key_env": self.api_key_env,
             "timeout_s": self.timeout_s,
         }
         if len(self.base_urls) > 1:
-            out["base_urls"] = self.base_urls
+            out["base_urls"] = [redact_text(u) for u in self.base_urls]
         if self.max_per_endpoint is not None:
             out["max_per_endpoint"] = self.max_per_endpoint
         return out
@@ -304,6 +327,7 @@ class OpenAIBackend(Backend):
     async def _post(self, base_url: str, payload: str, headers: dict[str, str]) -> Response:
         session = await self._get_session()
         url = f"{base_url}/chat/completions"
+        shown = redact_text(url)  # credentials in the URL never reach an error text
         start = time.perf_counter()
         try:
             async with session.post(url, data=payload, headers=headers) as resp:
@@ -311,32 +335,34 @@ class OpenAIBackend(Backend):
                 status = resp.status
                 retry_after = parse_retry_after(resp.headers.get("Retry-After"))
         except TimeoutError:
-            raise BackendError(f"timed out after {self.timeout_s:g}s: {url}") from None
+            raise BackendError(f"timed out after {self.timeout_s:g}s: {shown}") from None
         except aiohttp.ClientConnectorError as exc:
-            raise BackendError(f"cannot connect to {url}: {exc.os_error or exc}") from None
+            raise BackendError(
+                redact_text(f"cannot connect to {shown}: {exc.os_error or exc}")
+            ) from None
         except aiohttp.ClientError as exc:
-            raise BackendError(f"{type(exc).__name__} talking to {url}: {exc}") from None
+            raise BackendError(
+                redact_text(f"{type(exc).__name__} talking to {shown}: {exc}")
+            ) from None
         latency = time.perf_counter() - start
         if status != 200:
             snippet = raw[:200].decode("utf-8", "replace")
             raise BackendError(
-                f"HTTP {status} from {url}: {snippet}",
+                f"HTTP {status} from {shown}: {snippet}",
                 retryable=status in RETRYABLE_STATUS,
                 retry_after=retry_after,
             )
         try:
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise BackendError(f"malformed JSON from {url}: {raw[:120]!r}") from None
+            raise BackendError(f"malformed JSON from {shown}: {raw[:120]!r}") from None
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices:
-            raise BackendError(f"response from {url} has no choices")
-        message = choices[0].get("message") if isinstance(choices[0], dict) else None
-        content = message.get("content") if isinstance(message, dict) else None
-        if content is None:
-            content = ""  # a model that returned nothing answered nothing: parsed as NoAnswer
+            raise BackendError(f"response from {shown} has no choices")
+        content = reply_text(choices[0], shown)
         if not isinstance(content, str):
-            raise BackendError(f"response from {url} has non-text content")
+            raise BackendError(f"response from {shown} has non-text content")
+        message = choices[0].get("message") if isinstance(choices[0], dict) else None
         reasoning = None
         if isinstance(message, dict):
             reasoning = message.get("reasoning_content") or message.get("reasoning")

@@ -25,6 +25,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from PIL.Image import DecompressionBombError
+
 from chronoeval import __version__
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
@@ -474,7 +476,7 @@ def _thumbs(run: RunData, task: str, record: SampleRecord, ctx: _Ctx) -> str:
             try:
                 path = root / part.path  # type: ignore[operator]
                 uri = thumbnail(part.sha256, path.read_bytes, thumbnail_uri)
-            except (OSError, ValueError) as exc:
+            except (OSError, ValueError, DecompressionBombError) as exc:
                 ctx.problems.append(f"{run.label}: image {part.path} of {record.item_id}: {exc}")
                 uri = ""
             ctx.thumbs[part.sha256] = (f"im{len(ctx.thumbs)}", uri)

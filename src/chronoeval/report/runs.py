@@ -51,6 +51,8 @@ class RunData:
         if task not in self._items:
             path = Path(self.config.get("tasks", {}).get(task, {}).get("dataset", ""))
             try:
+                if not (path / "manifest.json").is_file():  # gone: the run's own copy (prompts)
+                    path = self.run_dir / "datasets" / task
                 ds = load_dataset(path, verify_images=False)
             except (DataError, OSError) as exc:
                 self.problems.append(

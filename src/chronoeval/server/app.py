@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import sys
 import time
 import uuid
 from collections.abc import Callable
@@ -28,8 +29,9 @@ from chronoeval.core.registry import all_tasks, get_task
 from chronoeval.engine.request import GenerationConfig, request_from_openai
 from chronoeval.models.base import Backend, BackendError
 from chronoeval.models.registry import make_backend
+from chronoeval.server.exposure import api_key_middleware, exposure_warning
 
-FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close")
+FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close", "null", "nomessage")
 
 
 @dataclass(frozen=True)
@@ -163,6 +165,13 @@ def create_app(
                 return web.Response(text='{"choices": [', content_type="application/json")
             if fault.kind == "empty":
                 return web.json_response({"id": "x", "object": "chat.completion", "choices": []})
+            if fault.kind in ("null", "nomessage"):  # protocol errors a client must not score
+                choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
+                if fault.kind == "null":
+                    choice["message"] = {"role": "assistant", "content": None}
+                return web.json_response(
+                    {"id": "x", "object": "chat.completion", "choices": [choice]}
+                )
             if fault.kind == "hang":
                 await asyncio.sleep(fault.arg if fault.arg is not None else 3600)
                 return _error(504, "hung")
@@ -248,18 +257,33 @@ def serve(
     latency_s: float = 0.0,
     request_log: Path | None = None,
     ready_file: Path | None = None,
+    api_key: str | None = None,
 ) -> None:
-    """Serve until interrupted. ``port=0`` picks a free port; ``ready_file`` receives the URL."""
+    """Serve until interrupted. ``port=0`` picks a free port; ``ready_file`` receives the URL.
+    With ``api_key`` every request needs ``Authorization: Bearer <api_key>``; a bind beyond
+    loopback prints a warning (server/exposure.py)."""
     router = ModelRouter(specs, task)
     app = create_app(
         router, faults=parse_faults(faults), latency_s=latency_s, request_log=request_log
     )
+    if api_key:
+        app.middlewares.append(api_key_middleware(api_key))
+    warning = exposure_warning(host, api_key)
+    if warning:
+        print(warning, file=sys.stderr, flush=True)
 
     async def main() -> None:
         runner = web.AppRunner(app, access_log=None)
         await runner.setup()
         site = web.TCPSite(runner, host, port)
-        await site.start()
+        try:
+            await site.start()
+        except OSError as exc:
+            await runner.cleanup()
+            raise ChronoevalError(
+                f"cannot serve on {host}:{port} ({exc.strerror or exc}); pick another --port "
+                "(0 = any free port) or stop what holds it"
+            ) from None
         sockets = site._server.sockets if site._server else []  # type: ignore[union-attr]
         bound = sockets[0].getsockname()[1] if sockets else port
         url = f"http://{host}:{bound}/v1"

@@ -18,6 +18,7 @@ from typing import Any
 from PIL import Image, UnidentifiedImageError
 
 from chronoeval.core.errors import DataError
+from chronoeval.core.imagecheck import confine, read_image_file
 
 REQUIRED = {
     "clock": ("type", "question", "answer", "image"),
@@ -101,9 +102,5 @@ def _image_bytes(value: Any, base: Path, where: dict[str, Any]) -> bytes:
     if isinstance(value, bytes | bytearray):
         return bytes(value)
     if isinstance(value, str) and value:
-        p = Path(value) if Path(value).is_absolute() else base / value
-        try:
-            return p.read_bytes()
-        except OSError:
-            raise DataError(f"image file not found: {p}", field="image", **where) from None
+        return read_image_file(confine(base, value, field="image", **where), field="image", **where)
     raise DataError("no image bytes or path", field="image", **where)

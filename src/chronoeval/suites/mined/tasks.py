@@ -11,6 +11,7 @@ from typing import Any, ClassVar
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem
 from chronoeval.core.errors import ChronoevalError, DataError
+from chronoeval.core.imagecheck import confine, read_image_file
 from chronoeval.core.items import Item
 from chronoeval.core.params import as_bool
 from chronoeval.core.registry import register_task
@@ -90,9 +91,9 @@ class MinedTask(Task):
                     data = name_card_png(image_entity(rel), variant=int(role != "image"))
                     images[rel] = LoadedImage(data, "image/png", "name_card")
                     continue
-                f = root / rel
-                if f.is_file():
-                    data = f.read_bytes()
+                f = confine(root, rel, file=s.file, field=role)
+                if f.exists():
+                    data = read_image_file(f, file=s.file, field=role)
                     images[rel] = LoadedImage(data, sniff_mime(data, rel), "photo")
                 else:
                     missing.append(rel)

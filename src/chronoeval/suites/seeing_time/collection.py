@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoeval.core.errors import DataError
+from chronoeval.core.imagecheck import confine, read_image_file
 from chronoeval.suites.seeing_time.eras import DYNASTIES
 from chronoeval.suites.seeing_time.scenes import ARTIFACT, PHOTO, Kind, render_scene
 
@@ -139,9 +140,8 @@ def load_collection(path: Path, images_root: str | Path | None = None) -> list[E
             year = parse_year(row["date"], file=path, line=line, field="date")
         else:
             raise DataError("needs a year or a date", file=path, line=line, field="year")
-        rel = Path(image.replace("\\", "/"))
-        file = rel if rel.is_absolute() else root / rel
-        if not file.is_file():
+        file = confine(root, image, file=path, line=line, field="image")
+        if not file.exists():
             missing.append(str(file))
             continue
         entry_id = str(row.get("id", f"row{line}"))
@@ -153,7 +153,7 @@ def load_collection(path: Path, images_root: str | Path | None = None) -> list[E
                 id=entry_id,
                 year=year,
                 category=str(row.get("category", "all")),
-                image=file.read_bytes(),
+                image=read_image_file(file, file=path, line=line, field="image"),
                 ext=file.suffix or ".png",
                 era=str(row["era"]) if row.get("era") not in (None, "") else None,
                 date=str(row["date"]) if "date" in row else None,

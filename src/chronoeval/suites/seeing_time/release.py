@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 
 from chronoeval.core.errors import DataError
+from chronoeval.core.imagecheck import confine
 from chronoeval.suites.seeing_time.collection import missing_images_error, read_rows
 
 SHORTCUT_DOMAINS = ("sports", "politics", "electronics", "emergency", "diversity")
@@ -64,7 +65,7 @@ class ImageFinder:
         self.total += 1
         tried = []
         for rel in candidates:
-            p = self.root / rel
+            p = confine(self.root, rel, field="image")
             tried.append(rel)
             if p.is_file():
                 return Image(p.read_bytes(), p.suffix or ".jpg", rel)

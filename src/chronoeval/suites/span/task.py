@@ -33,6 +33,9 @@ def _split(value: Any, allowed: tuple[str, ...], field: str) -> tuple[str, ...]:
 class Span(Task):
     name = "span"
     suite = "span"
+    verify_at_run = True
+    """``run`` re-derives every gold from its stored program before asking (0.1 ms an item), so an
+    item dated 2025-02-30 is refused at load, not only by ``verify``."""
     version = "1"
     description = "Cross-calendar date reasoning over six calendars (SPAN); accuracy, FDD, CAB"
     default_params: ClassVar[dict[str, Any]] = {

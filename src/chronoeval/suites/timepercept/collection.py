@@ -32,6 +32,7 @@ from typing import Any
 from PIL import Image
 
 from chronoeval.core.errors import DataError
+from chronoeval.core.imagecheck import confine
 from chronoeval.render.png import encode_png
 from chronoeval.suites.timepercept.scenes import (
     CATEGORIES,
@@ -336,7 +337,7 @@ def load_manifest(path: Path) -> Collection:
             except ValueError:
                 report.drop("bad timestamp", where)
                 continue
-            img = (path.parent / str(row["image"])).resolve()
+            img = confine(path.parent, str(row["image"]), file=path, line=line, field="image")
             why = _readable(img)
             if why:
                 report.drop(why, where)

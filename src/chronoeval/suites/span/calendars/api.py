@@ -12,6 +12,8 @@ reference agents and TimeAgent tools all call.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from functools import lru_cache
 
 from chronoeval.suites.span.calendars.base import CalDate, CalendarError, parse_iso
@@ -105,7 +107,8 @@ def search_calendar(
     if (date is None) == (festival is None):
         raise CalendarError("give exactly one of date=... or festival=... (with year=...)")
     if date is not None:
-        return convert(make_date(source, date), get_calendar(target).name).iso()
+        with _in_range(f"date {date!r}"):
+            return convert(make_date(source, date), get_calendar(target).name).iso()
     if year is None:
         raise CalendarError(f"festival {festival!r} needs year= (a year of the {source} calendar)")
     cal = get_calendar(source)
@@ -114,4 +117,17 @@ def search_calendar(
         y = int(year)
     except (TypeError, ValueError):
         raise CalendarError(f"year must be an integer, got {year!r}") from None
-    return convert(festival_date(fest, y, cal.name), get_calendar(target).name).iso()
+    with _in_range(f"{festival} in {source} year {y}"):
+        return convert(festival_date(fest, y, cal.name), get_calendar(target).name).iso()
+
+
+@contextlib.contextmanager
+def _in_range(what: str) -> Iterator[None]:
+    """A date beyond what the calendar libraries handle (year 0, year 10000 …) is a CalendarError
+    like any invalid date, never a bare ValueError/OverflowError."""
+    try:
+        yield
+    except CalendarError:
+        raise
+    except (ValueError, OverflowError) as exc:
+        raise CalendarError(f"{what} is out of the supported range ({exc})") from None
