@@ -139,6 +139,25 @@ def test_impossible_setup_is_refused_before_any_request(tmp_path: Path) -> None:
     assert not (tmp_path / "runs").exists()  # nothing written, nothing asked
 
 
+def test_a_task_the_model_cannot_answer_is_skipped_in_a_multi_task_run(tmp_path: Path) -> None:
+    """Alone it is refused (above); beside a task it can answer it is skipped and recorded, the
+    other task runs and the run is complete; when no task applies, nothing is asked."""
+    proc = chronoeval(
+        "run", "--task", "calendarqa", "--task", "mined_ranking", "--model", "random",
+        "--n", "3", "--no-progress", "--out", "both", cwd=tmp_path,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    res = json.loads((tmp_path / "both" / "results.json").read_text())
+    assert list(res["tasks"]) == ["calendarqa"] and res["complete"] is True
+    assert "no random baseline" in res["skipped"]["mined_ranking"]
+    none = chronoeval(
+        "run", "--task", "mined_ranking", "--task", "mined_judge", "--model", "random",
+        "--no-progress", "--out", "none", cwd=tmp_path,
+    )  # fmt: skip
+    assert none.returncode == EXIT_BAD_INPUT, none.stdout + none.stderr
+    assert "cannot answer any of the tasks" in none.stdout and not (tmp_path / "none").exists()
+
+
 def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
     data = make_clock_dataset(tmp_path / "ds", n=3).root
     out = tmp_path / "run"
