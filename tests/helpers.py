@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import io
+import os
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,4 +53,19 @@ def make_clock_dataset(root: Path, n: int = 12) -> Dataset:
         params={"n": n},
         seed=None,
         source="test",
+    )
+
+
+def chronoeval(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: int = 600
+) -> subprocess.CompletedProcess[str]:
+    """The CLI as a user runs it: a fresh ``python -m chronoeval`` process, output captured and
+    not wrapped (wide COLUMNS), so one-line messages stay one line."""
+    return subprocess.run(
+        [sys.executable, "-m", "chronoeval", *args],
+        cwd=cwd,
+        timeout=timeout,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "COLUMNS": "500", **(env or {})},
     )

@@ -3,23 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
-from helpers import make_clock_dataset
-
-
-def chronoeval(*args: str, cwd: Path | None = None, timeout: int = 600):
-    return subprocess.run(
-        [sys.executable, "-m", "chronoeval", *args],
-        cwd=cwd,
-        timeout=timeout,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
+from helpers import chronoeval, make_clock_dataset
 
 
 def test_default_job_runs_offline_and_writes_everything(tmp_path: Path) -> None:

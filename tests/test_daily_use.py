@@ -15,19 +15,9 @@ from chronoeval import api
 from chronoeval.cli_options import MODEL_KINDS
 from chronoeval.core.params import coerce_params
 from chronoeval.core.registry import all_tasks
+from helpers import chronoeval
 
 MINED_RELEASE = Path("/work/shared/peers/mined")
-
-
-def chronoeval(*args: str, cwd: Path, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "chronoeval", *args],
-        cwd=cwd,
-        timeout=600,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200", **(env or {})},
-    )
 
 
 def _mined_copy(root: Path) -> Path:

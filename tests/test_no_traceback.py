@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from chronoeval.engine.identity import MAX_LABEL, task_label
-from helpers import make_clock_dataset
+from helpers import chronoeval, make_clock_dataset
 
 BLOCK_TORCH = """
 import sys
@@ -23,17 +23,6 @@ class _NoTorch:
         return None
 sys.meta_path.insert(0, _NoTorch())
 """
-
-
-def chronoeval(*args: str, cwd: Path, env: dict[str, str] | None = None):
-    return subprocess.run(
-        [sys.executable, "-m", "chronoeval", *args],
-        cwd=cwd,
-        timeout=300,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "500", **(env or {})},
-    )
 
 
 def one_line(proc: subprocess.CompletedProcess[str], *expected: str, code: int = 2) -> None:

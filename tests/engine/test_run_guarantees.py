@@ -12,18 +12,7 @@ from pathlib import Path
 from chronoeval.core.dataset import write_dataset
 from chronoeval.core.errors import EXIT_BAD_INPUT, EXIT_BUSY, EXIT_INCOMPLETE
 from chronoeval.engine.lock import RunLock
-from helpers import make_clock_dataset
-
-
-def chronoeval(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "chronoeval", *args],
-        cwd=cwd,
-        timeout=300,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "400"},
-    )
+from helpers import chronoeval, make_clock_dataset
 
 
 def run_args(data: Path, *extra: str) -> list[str]:

@@ -5,29 +5,14 @@ answer; token usage per sample; the prompt in the records."""
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pyarrow.parquet as pq
 
 from chronoeval.engine.reasoning import join_reasoning, split_reasoning
 from chronoeval.engine.request import GenerationConfig
-from helpers import make_clock_dataset
+from helpers import chronoeval, make_clock_dataset
 from openai_stub import chat_reply, openai_stub
-
-
-def chronoeval(*args: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "chronoeval", *args],
-        cwd=cwd,
-        timeout=300,
-        capture_output=True,
-        text=True,
-        env={**os.environ, "COLUMNS": "200"},
-    )
-
 
 REPLIES = [
     # vLLM with --reasoning-parser: thinking in reasoning_content, a stray time in it
