@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-CHECKS_VERSION = "1"
+CHECKS_VERSION = "2"  # 2: paths confined to the dataset root, images decoded (issue 16)
 """Bump when the per-image checks in core/dataset.py change (stamps of older checks are ignored)."""
 
 
