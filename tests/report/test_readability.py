@@ -40,8 +40,9 @@ def test_percent_identities_and_captions(make_run, tmp_path: Path) -> None:
     assert "By style" in page  # a plain caption for clockqa_by_style.png
     md = rep.markdown.read_text(encoding="utf-8")
     assert "&lt;" not in md and "&amp;" not in md
-    assert "| scripted:a | 33.3 [11.1, 66.7] |" in md and "| chance | 0.1 |" in md
-    assert "| clockqa | scripted:a | reference | hm_em | 9 | -33.3 | [-66.7, -11.1] |" in md
+    # ClockQA's headline is EM (issue 18): chance 1/43,200 = 0.002 %
+    assert "| scripted:a | 33.3 [11.1, 66.7] |" in md and "| chance | 0.002 |" in md
+    assert "| clockqa | scripted:a | reference | em | 9 | -33.3 | [-66.7, -11.1] |" in md
 
 
 def test_all_errors_run_says_so_instead_of_empty_charts(datasets, tmp_path: Path) -> None:
