@@ -279,3 +279,44 @@ def test_report_survives_a_decompression_bomb(tmp_path: Path, monkeypatch) -> No
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 200)  # 32x32 is past twice the limit
     html = api.report([out], out=tmp_path / "report.html").html.read_text()
     assert "Problems" in html and "decompression bomb" in html.lower()
+
+
+def test_seeing_time_collection_image_paths_are_confined(tmp_path: Path) -> None:
+    from chronoeval.suites.seeing_time.collection import load_collection
+
+    (tmp_path / "secret.png").write_bytes(png())
+    coll = tmp_path / "coll"
+    coll.mkdir()
+    manifest = coll / "collection.jsonl"
+    for image in ("../secret.png", str(tmp_path / "secret.png")):
+        manifest.write_text(json.dumps({"image": image, "year": 1950}) + "\n")
+        with pytest.raises(DataError) as err:
+            load_collection(manifest)
+        msg = str(err.value)
+        assert "collection.jsonl:1" in msg and "field 'image'" in msg, msg
+        assert "outside its root" in msg or "absolute" in msg, msg
+    manifest.write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    with pytest.raises(DataError, match="collection.jsonl:1: JSON nested too deeply"):
+        load_collection(manifest)
+
+
+def test_mined_loader_image_paths_are_confined(tmp_path: Path) -> None:
+    from chronoeval.core.registry import get_task
+    from suites.mined.mined_helpers import write_sample_file
+
+    (tmp_path / "secret.png").write_bytes(png())
+    data = tmp_path / "mined"
+    data.mkdir()
+    task = get_task("mined_timestamp")
+    for image in ("../secret.png", str(tmp_path / "secret.png")):
+        write_sample_file(data, "timestamp", image=image)
+        with pytest.raises(DataError) as err:
+            list(task.load(data, {"image_source": "files", "allow_missing_images": True}))
+        msg = str(err.value)
+        assert "Dimension1_timestamp.json" in msg and "field 'image'" in msg, msg
+        assert "without '..'" in msg or "outside its root" in msg, msg
+    write_sample_file(data, "timestamp")  # Apple/Apple_4.jpg: a symlink pointing out
+    (data / "Apple").mkdir()
+    (data / "Apple" / "Apple_4.jpg").symlink_to(tmp_path / "secret.png")
+    with pytest.raises(DataError, match="outside its root"):
+        list(task.load(data, {"image_source": "files", "allow_missing_images": True}))
