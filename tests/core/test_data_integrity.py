@@ -22,7 +22,7 @@ from chronoeval.core.errors import DataError
 from chronoeval.core.imagecheck import check_image_bytes, confine
 from chronoeval.core.items import ImagePart, Item, TextPart, user_message
 from chronoeval.engine.request import Request
-from helpers import tiny_clock_png
+from helpers import make_clock_dataset, tiny_clock_png
 
 
 def png(size: tuple[int, int] = (16, 16), mode: str = "RGB") -> bytes:
@@ -242,3 +242,81 @@ def test_timepercept_manifest_image_paths_are_confined(tmp_path: Path) -> None:
         with pytest.raises(DataError) as err:
             load_manifest(manifest)
         assert "manifest.jsonl:1" in str(err.value) and "field 'image'" in str(err.value)
+
+
+def test_nested_or_non_object_json_files_name_the_file(tmp_path: Path) -> None:
+    from chronoeval.report.runs import read_samples
+    from chronoeval.suites.mined.predictions import read_jsonl
+
+    ds = one_image_dataset(tmp_path / "ds", "images/a.png", png())
+    deep = "[" * 200_000 + "]" * 200_000
+    (ds.root / "manifest.json").write_text(deep)
+    with pytest.raises(DataError, match="manifest.json: JSON nested too deeply"):
+        load_dataset(ds.root)
+    (ds.root / "manifest.json").write_text("[1, 2]")
+    with pytest.raises(DataError, match="manifest.json: expected a JSON object"):
+        load_dataset(ds.root)
+    samples = tmp_path / "samples.jsonl"
+    samples.write_text("3\n")
+    with pytest.raises(DataError, match=r"samples.jsonl:1: expected a JSON object"):
+        read_samples(samples)
+    samples.write_text(deep + "\n")
+    with pytest.raises(DataError, match=r"samples.jsonl:1: JSON nested too deeply"):
+        read_samples(samples)
+    preds = tmp_path / "preds.jsonl"
+    preds.write_text(deep + "\n")
+    with pytest.raises(DataError, match=r"preds.jsonl:1: JSON nested too deeply"):
+        read_jsonl(preds)
+
+
+def test_report_survives_a_decompression_bomb(tmp_path: Path, monkeypatch) -> None:
+    """An image that became a bomb after the run (the report reads the dataset without decoding
+    it at load) is a listed problem in the report, never a crash of report generation."""
+    ds = make_clock_dataset(tmp_path / "ds", n=2)
+    out = tmp_path / "run"
+    res = api.run(["clockqa"], "constant:1:00:00", data=ds.root, run_dir=out, progress=False)
+    assert res.results["complete"]
+    monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 200)  # 32x32 is past twice the limit
+    html = api.report([out], out=tmp_path / "report.html").html.read_text()
+    assert "Problems" in html and "decompression bomb" in html.lower()
+
+
+def test_seeing_time_collection_image_paths_are_confined(tmp_path: Path) -> None:
+    from chronoeval.suites.seeing_time.collection import load_collection
+
+    (tmp_path / "secret.png").write_bytes(png())
+    coll = tmp_path / "coll"
+    coll.mkdir()
+    manifest = coll / "collection.jsonl"
+    for image in ("../secret.png", str(tmp_path / "secret.png")):
+        manifest.write_text(json.dumps({"image": image, "year": 1950}) + "\n")
+        with pytest.raises(DataError) as err:
+            load_collection(manifest)
+        msg = str(err.value)
+        assert "collection.jsonl:1" in msg and "field 'image'" in msg, msg
+        assert "outside its root" in msg or "absolute" in msg, msg
+    manifest.write_text("[" * 200_000 + "]" * 200_000 + "\n")
+    with pytest.raises(DataError, match="collection.jsonl:1: JSON nested too deeply"):
+        load_collection(manifest)
+
+
+def test_mined_loader_image_paths_are_confined(tmp_path: Path) -> None:
+    from chronoeval.core.registry import get_task
+    from suites.mined.mined_helpers import write_sample_file
+
+    (tmp_path / "secret.png").write_bytes(png())
+    data = tmp_path / "mined"
+    data.mkdir()
+    task = get_task("mined_timestamp")
+    for image in ("../secret.png", str(tmp_path / "secret.png")):
+        write_sample_file(data, "timestamp", image=image)
+        with pytest.raises(DataError) as err:
+            list(task.load(data, {"image_source": "files", "allow_missing_images": True}))
+        msg = str(err.value)
+        assert "Dimension1_timestamp.json" in msg and "field 'image'" in msg, msg
+        assert "without '..'" in msg or "outside its root" in msg, msg
+    write_sample_file(data, "timestamp")  # Apple/Apple_4.jpg: a symlink pointing out
+    (data / "Apple").mkdir()
+    (data / "Apple" / "Apple_4.jpg").symlink_to(tmp_path / "secret.png")
+    with pytest.raises(DataError, match="outside its root"):
+        list(task.load(data, {"image_source": "files", "allow_missing_images": True}))

@@ -4,6 +4,8 @@ merging refuses shards that disagree (another dataset, another generation config
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,11 +13,15 @@ from typer.testing import CliRunner
 
 from chronoeval import api
 from chronoeval.cli import app
-from chronoeval.core.errors import ChronoevalError
+from chronoeval.core.errors import ChronoevalError, RunBusyError
 from chronoeval.engine.request import GenerationConfig
 from chronoeval.engine.shard import Shard
 
 TASKS = ["clockqa", "calendarqa"]
+HOLD_LOCK = (
+    "import sys, time; from chronoeval.engine.lock import RunLock\n"
+    "with RunLock(sys.argv[1]):\n    print('held', flush=True); time.sleep(120)\n"
+)
 N = 14
 
 
@@ -79,6 +85,19 @@ def test_shard_and_merge_reproduce_the_unsharded_run_exactly(tmp_path: Path) -> 
     assert _comparable(tmp_path / "merged") == whole
     # the merged run is self-contained: it scores from its own dataset copies (issue 16)
     assert (tmp_path / "merged" / "datasets" / "clockqa" / "items.jsonl").is_file()
+    # merge takes the run lock of its output: a second process writing there refuses it
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(tmp_path / "merged")],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
+        with pytest.raises(RunBusyError, match=f"pid {holder.pid}"):
+            api.merge(shard_dirs, tmp_path / "merged", plots=False)
+    finally:
+        holder.kill()
+        holder.wait()
 
 
 def _shard_run(out: Path, index: int, count: int, **kw) -> Path:  # type: ignore[no-untyped-def]

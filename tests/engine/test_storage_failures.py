@@ -189,3 +189,28 @@ def test_score_and_report_work_after_the_dataset_is_deleted(tmp_path: Path) -> N
     )  # a copy that no longer matches its hash
     bad = chronoeval("score", str(out), cwd=tmp_path)
     assert bad.returncode == 2 and "content hash" in one_error_line(bad)
+
+
+def test_a_store_corrupt_inside_is_caught_by_the_integrity_check(tmp_path: Path) -> None:
+    """A store whose header is fine but one b-tree page is damaged opens without complaint; the
+    integrity check (PRAGMA quick_check) finds it, and its report is still one line."""
+    import sqlite3
+
+    data, out = make_run(tmp_path, n=30)
+    path = out / "store.sqlite"
+    (out / "store.sqlite-wal").unlink(missing_ok=True)
+    (out / "store.sqlite-shm").unlink(missing_ok=True)
+    blob = bytearray(path.read_bytes())
+    page = 4096
+    assert blob[16:18] == b"\x10\x00" and len(blob) >= 3 * page  # 4096-byte pages, several
+    leaf = next(i for i in range(page, len(blob), page) if blob[i] == 0x0D)  # a table leaf
+    blob[leaf : leaf + 206] = b"\x0d\x00\x00\x00\xff\xff" + b"\xab" * 200
+    path.write_bytes(bytes(blob))
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    assert conn.execute("PRAGMA quick_check").fetchone()[0] != "ok"  # the damage is real
+    conn.close()
+    score = chronoeval("score", str(out), cwd=tmp_path)
+    assert score.returncode == EXIT_STORAGE, score.stdout + score.stderr
+    line = one_error_line(score)
+    assert "store.sqlite is corrupt (integrity check:" in line
+    assert len([ln for ln in score.stdout.splitlines() if ln.strip()]) == 1, score.stdout

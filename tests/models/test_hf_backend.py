@@ -229,3 +229,26 @@ def test_bfloat16_casts_pixels_and_names_the_dtype(tiny_models: dict[str, Path],
     req = Request(dataset.items[0].messages, GenerationConfig(max_tokens=3), dataset.root)
     resp = asyncio.run(backend.generate(req))
     assert resp.usage["completion_tokens"] > 0 and resp.finish_reason in ("stop", "length")
+
+
+def test_a_model_that_cannot_be_loaded_is_one_line(tmp_path: Path) -> None:
+    """`--model hf:x` with torch present but no such model (not cached, or a directory holding no
+    model) is one line naming the model and the fix, exit 2 — never transformers' traceback."""
+    import os
+
+    data = make_clock_dataset(tmp_path / "ds", n=1).root
+    (tmp_path / "empty").mkdir()
+    for spec in ("hf:nobody/not-a-cached-model", f"hf:{tmp_path / 'empty'}"):
+        proc = subprocess.run(
+            [sys.executable, "-m", "chronoeval", "run", "--task", "clockqa", "--data", str(data)]
+            + ["--model", spec, "--out", str(tmp_path / "run"), "--no-progress"],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            env={**os.environ, "COLUMNS": "1000", "HF_HUB_OFFLINE": "1"},
+        )
+        text = proc.stdout + proc.stderr
+        assert "Traceback" not in text and proc.returncode == 2, text
+        lines = [ln for ln in text.splitlines() if ln.strip()]
+        assert len(lines) == 1 and lines[0].startswith("error: hf backend: cannot load"), text
+        assert spec.removeprefix("hf:") in lines[0] and "local model directory" in lines[0], text

@@ -128,3 +128,19 @@ def test_serve_on_a_busy_port_is_one_line(tmp_path: Path) -> None:
     assert proc.returncode == 2, proc.stdout + proc.stderr
     assert f"cannot serve on 127.0.0.1:{port}" in proc.stdout
     assert "Traceback" not in proc.stdout + proc.stderr
+
+
+def test_serve_beyond_loopback_warns_on_stderr(tmp_path: Path) -> None:
+    """The real `serve` prints the warning before it binds. 192.0.2.1 (TEST-NET-1, RFC 5737) is
+    no address of this machine, so the bind fails and nothing is ever exposed."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "chronoeval", "serve", "--model", "constant:x"]
+        + ["--task", "clockqa", "--host", "192.0.2.1", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "COLUMNS": "300"},
+    )
+    assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
+    assert "serving on 192.0.2.1" in proc.stderr and "WITHOUT authentication" in proc.stderr
+    assert proc.returncode == 2 and "cannot serve on 192.0.2.1" in proc.stdout

@@ -151,6 +151,10 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
         raise DataError(
             f"not valid JSON ({exc.msg})", file=manifest_path, line=exc.lineno
         ) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", file=manifest_path) from None
+    if not isinstance(raw, dict):
+        raise DataError("expected a JSON object", file=manifest_path)
     try:
         manifest = Manifest(**{k: raw[k] for k in Manifest.__dataclass_fields__})
     except KeyError as exc:

@@ -55,7 +55,8 @@ def storage_errors(path: Path, doing: str, kept: str = KEPT) -> Iterator[None]:
 def integrity_problem(conn: sqlite3.Connection) -> str | None:
     """None if the database passes ``PRAGMA quick_check``; else what the check said."""
     rows = [r[0] for r in conn.execute("PRAGMA quick_check").fetchall()]
-    return None if rows == ["ok"] else "; ".join(str(r) for r in rows[:3])
+    # sqlite's report spans lines ("*** in database main ***\nPage 6: …"): one line here
+    return None if rows == ["ok"] else "; ".join(" ".join(str(r).split()) for r in rows[:3])
 
 
 class CheckedStore(RunStore):

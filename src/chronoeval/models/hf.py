@@ -101,6 +101,18 @@ def to_chat(request: Request) -> tuple[list[dict[str, Any]], list[Any]]:
     return messages, images
 
 
+def _cannot_load(opts: HFOptions, exc: Exception) -> ChronoevalError:
+    """One line for a model that cannot be loaded (transformers' messages span lines)."""
+    why = next((ln.strip() for ln in str(exc).splitlines() if ln.strip()), type(exc).__name__)
+    hint = (
+        "give a local model directory or a Hub id already in the cache "
+        "(nothing is downloaded unless --model-opt local_files_only=false)"
+        if opts.local_files_only
+        else "check the model id and the network"
+    )
+    return ChronoevalError(f"hf backend: cannot load {opts.model!r}: {why}; {hint}")
+
+
 class LoadedModel:
     """A loaded processor + model (kept across tasks of one run: loading is the slow part)."""
 
@@ -113,9 +125,12 @@ class LoadedModel:
         register_processors()
         self.opts = opts
         self.torch = torch
-        self.processor = AutoProcessor.from_pretrained(
-            opts.model, local_files_only=opts.local_files_only
-        )
+        try:
+            self.processor = AutoProcessor.from_pretrained(
+                opts.model, local_files_only=opts.local_files_only
+            )
+        except (OSError, ValueError) as exc:  # not found, not cached, not a model (issue 16)
+            raise _cannot_load(opts, exc) from None
         if not hasattr(self.processor, "tokenizer") or not hasattr(
             self.processor, "image_processor"
         ):
@@ -133,7 +148,10 @@ class LoadedModel:
         kwargs["dtype"] = "auto" if opts.dtype == "auto" else getattr(torch, opts.dtype)
         if opts.device == "auto":
             kwargs["device_map"] = "auto"
-        model = AutoModelForImageTextToText.from_pretrained(opts.model, **kwargs)
+        try:
+            model = AutoModelForImageTextToText.from_pretrained(opts.model, **kwargs)
+        except (OSError, ValueError) as exc:
+            raise _cannot_load(opts, exc) from None
         if opts.device != "auto":
             model = model.to(opts.device)
         if opts.adapter:

@@ -71,6 +71,8 @@ def _read_json(path: Path) -> Any:
         return json.loads(path.read_text(encoding="utf-8"))
     except json.JSONDecodeError as exc:
         raise DataError(f"not valid JSON ({exc.msg})", file=path, line=exc.lineno) from None
+    except RecursionError:
+        raise DataError("JSON nested too deeply", file=path) from None
 
 
 def read_samples(path: Path) -> list[SampleRecord]:
@@ -83,6 +85,10 @@ def read_samples(path: Path) -> list[SampleRecord]:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise DataError(f"not valid JSON ({exc.msg})", file=path, line=lineno) from None
+            except RecursionError:
+                raise DataError("JSON nested too deeply", file=path, line=lineno) from None
+            if not isinstance(row, dict):
+                raise DataError("expected a JSON object", file=path, line=lineno)
             try:
                 out.append(SampleRecord(**{k: v for k, v in row.items() if k in known}))
             except TypeError as exc:

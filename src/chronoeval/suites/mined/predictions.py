@@ -60,6 +60,8 @@ def read_jsonl(path: Path) -> list[dict[str, Any]]:
                 row = json.loads(line)
             except json.JSONDecodeError as exc:
                 raise DataError(f"not valid JSON ({exc.msg})", file=path, line=lineno) from None
+            except RecursionError:
+                raise DataError("JSON nested too deeply", file=path, line=lineno) from None
             if not isinstance(row, dict):
                 raise DataError("expected a JSON object", file=path, line=lineno)
             gold = row.get("current_answer")

@@ -93,6 +93,8 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise DataError(f"not valid JSON ({exc.msg})", file=path, line=exc.lineno) from None
+        except RecursionError:
+            raise DataError("JSON nested too deeply", file=path) from None
         if not isinstance(data, list):
             raise DataError("expected a JSON list of objects", file=path)
         out = list(enumerate(data, start=1))
@@ -105,6 +107,8 @@ def read_rows(path: Path) -> list[tuple[int, dict[str, Any]]]:
                 out.append((i, json.loads(line)))
             except json.JSONDecodeError as exc:
                 raise DataError(f"line is not valid JSON ({exc.msg})", file=path, line=i) from None
+            except RecursionError:
+                raise DataError("JSON nested too deeply", file=path, line=i) from None
     for i, row in out:
         if not isinstance(row, dict):
             raise DataError("expected a JSON object", file=path, line=i)
