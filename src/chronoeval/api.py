@@ -519,7 +519,7 @@ def _record(task: Task, item: Item, resp: StoredResponse | None) -> SampleRecord
     answer = task.parse(rec.response, item)
     rec.status = "no_answer" if isinstance(answer, NoAnswer) else "answered"
     rec.answer = str(answer) if isinstance(answer, NoAnswer) else task.answer_to_json(answer)
-    rec.scores = task.score(answer, item)
+    rec.scores = task.score_reply(answer, rec.response, item)
     return rec
 
 

@@ -268,6 +268,71 @@ def test_news_year_headline_equals_released_script(tmp_path: Path) -> None:
     assert len(records) - overall["invalid"] == int(mae[2])
 
 
+# Replies to the release's "Respond ONLY with the digit" prompt, as models write them.
+ALIGNMENT_EXTRA = [
+    "3",
+    "  4\n",
+    "1 or 2",
+    "Image 3 was taken in 2008.",
+    "The answer is 2. Image 4 looks older.",
+    "I cannot determine this from the images.",
+    "",
+    "**1**",
+]
+
+
+def test_news_multimodal_headline_equals_released_script(tmp_path: Path) -> None:
+    """``multimodal_subtask_test.py`` asks a scripted server on 127.0.0.1 and marks each reply by
+    ``str(correct_answer) in model_ans``; ``seeing_alignment``'s headline per-sample score is
+    equal on every reply, so its accuracy is too (M1 in docs/suites/seeing_time.md)."""
+    _needs_released_script_deps()
+    from PIL import Image, ImageFile
+
+    replies = _corpus("seeing_alignment") + ALIGNMENT_EXTRA
+    golds = [1 + (i * 3) % 4 for i in range(len(replies))]
+    base = tmp_path / "images" / "sports_images"
+    tests = []
+    for i, gold in enumerate(golds):
+        test_id = f"t{i:03d}"
+        tests.append({"test_id": test_id, "news": {"description": f"event {i}"},
+                      "correct_answer": gold})  # fmt: skip
+        for k in range(1, 5):
+            _tiny_image(base / "MMT-test" / test_id / f"{k}.jpg", 40 * k)
+    (base / "sports-MMT-test-information.json").write_text(json.dumps(tests), encoding="utf-8")
+    _Scripted.replies, _Scripted.bodies = list(replies), []
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    pil = (Image.MAX_IMAGE_PIXELS, ImageFile.LOAD_TRUNCATED_IMAGES)  # the script changes both
+    try:
+        released = _load(CV_CODE / "news" / "multimodal_subtask_test.py", "released_mmt")
+        released.API_URL = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+        released.ROOT_DIR = str(tmp_path / "images")
+        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
+            released.run_mmt_test_aggregated()
+    finally:
+        server.shutdown()
+        Image.MAX_IMAGE_PIXELS, ImageFile.LOAD_TRUNCATED_IMAGES = pil
+    rows = json.loads((base / "MMT-test" / "sports_MMT_result.json").read_text(encoding="utf-8"))
+    assert [r["model_response"] for r in rows] == [r.strip() for r in replies]
+
+    task = get_task("seeing_alignment")
+    records = []
+    for i, (reply, gold) in enumerate(zip(replies, golds, strict=True)):
+        item = Item(str(i), task.suite, task.name, (), gold, None, {"domain": "sports"})
+        answer = task.parse(reply, item)
+        records.append(
+            SampleRecord(str(i), task.name, item.metadata, gold, "answered", reply, answer,
+                         scores=task.score_reply(answer, reply, item))
+        )  # fmt: skip
+    assert [r.scores["correct"] for r in records] == [float(r["is_correct"]) for r in rows]
+    overall = task.aggregate(records)["overall"]
+    released_acc = sum(r["is_correct"] for r in rows) / len(rows)
+    assert abs(overall["accuracy"]["value"] - released_acc) < 0.01
+    assert task.headline(task.aggregate(records))[1] == overall["accuracy"]
+    # the strict reading (ours, reported beside) differs on these replies ("1 or 2", "2008")
+    assert overall["accuracy_strict"]["value"] != overall["accuracy"]["value"]
+
+
 MINED_REPLIES = [
     ("Michael Scott", "Michael Scott"),
     ("**Michael Scott**.", "Michael Scott"),

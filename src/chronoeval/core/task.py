@@ -135,6 +135,17 @@ class Task:
     def score(self, answer: Any | NoAnswer, item: Item) -> dict[str, float | None]:
         raise NotImplementedError
 
+    def reply_scores(self, text: str, item: Item) -> dict[str, float | None]:
+        """Scores a released scorer computes from the raw reply rather than from the parsed
+        answer (e.g. Seeing Time News-Multimodal's ``str(gold) in reply``); none by default."""
+        return {}
+
+    def score_reply(self, answer: Any | NoAnswer, text: str, item: Item) -> dict[str, float | None]:
+        """Every per-sample score of one reply: :meth:`score` of the parsed answer, then
+        :meth:`reply_scores` of the reply's text. The one call the engine, the answer extractor
+        and the Inspect scorer make."""
+        return {**self.score(answer, item), **self.reply_scores(text, item)}
+
     def aggregate(self, records: list[SampleRecord], *, seed: int = 0) -> dict[str, Any]:
         raise NotImplementedError
 

@@ -129,7 +129,7 @@ def extract_and_score(
                         r,
                         status="answered",
                         answer=task.answer_to_json(answer),
-                        scores=task.score(answer, item),
+                        scores=task.score_reply(answer, r.response or "", item),
                     )
                 )
             metrics = task.aggregate(merged) if merged else {}

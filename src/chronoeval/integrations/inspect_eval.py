@@ -78,8 +78,9 @@ def chronoeval_scorer(task_name: str, items: dict[str, Item]) -> Scorer:
 
     async def score(state: TaskState, target: Target) -> Score:
         item = items[str(state.sample_id)]
-        answer = t.parse(state.output.completion or "", item)
-        scores = t.score(answer, item)
+        reply = state.output.completion or ""
+        answer = t.parse(reply, item)
+        scores = t.score_reply(answer, reply, item)
         value = scores.get(key) if key else None
         no_answer = isinstance(answer, NoAnswer)
         return Score(
