@@ -348,6 +348,146 @@ def _hour_residual(hour_angle: float, minute: int, second: int) -> tuple[int, fl
     return h % 12, abs(x - h)
 
 
+def _dial_ellipse(rgb: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The dial's outline as an ellipse ((cx, cy), (axis, axis), angle), found by shape.
+
+    Foreground is whatever differs from the border colour (no dial colour is assumed). The dial is
+    the widest foreground blob; when that blob is small next to all foreground together (a white
+    face on a white background without a rim: only marks and hands show), the convex hull of all
+    foreground stands for the dial. An ellipse fitted to the outline undoes stretch and
+    (approximately) slight perspective; a non-elliptic outline still gives its best ellipse.
+    """
+    h, w, _ = rgb.shape
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+    bg = np.median(border, axis=0)
+    fg = ((_max_channel_diff(rgb, bg) > BACKGROUND_DIFF) * 255).astype(np.uint8)
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = [c for c in contours if len(c) >= 3]
+    if not contours:
+        return None
+    boxes = [cv2.boundingRect(c) for c in contours]
+    k = max(range(len(boxes)), key=lambda i: boxes[i][2] + boxes[i][3])
+    pts_all = np.concatenate([c.reshape(-1, 2) for c in contours])
+    x0, y0 = pts_all.min(axis=0)
+    x1, y1 = pts_all.max(axis=0)
+    if boxes[k][2] + boxes[k][3] >= 0.75 * ((x1 - x0) + (y1 - y0)):
+        pts = contours[k].reshape(-1, 2)
+    else:
+        pts = cv2.convexHull(pts_all.astype(np.int32)).reshape(-1, 2)
+    if len(pts) < 5:
+        return None
+    (cx, cy), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    if min(a, b) < 0.2 * min(h, w) or min(a, b) < 40 or min(a, b) < 0.4 * max(a, b):
+        return None
+    return (cx, cy), (a + 1.0, b + 1.0), angle  # outline pixels lie half a pixel inside
+
+
+NORM_RADIUS = 200.0  # the dial's radius after normalisation
+
+
+def _normalise(
+    rgb: np.ndarray, ellipse: tuple[tuple[float, float], tuple[float, float], float]
+) -> np.ndarray:
+    """Map the dial ellipse onto a circle of radius NORM_RADIUS in the middle of a new image.
+
+    The map is the symmetric one (scale along the ellipse's own axes), so a clock squeezed along
+    any axis comes back unturned.
+    """
+    (cx, cy), (a, b), angle = ellipse
+    t = math.radians(angle)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    lin = rot @ np.diag([2 * NORM_RADIUS / a, 2 * NORM_RADIUS / b]) @ rot.T
+    side = int(2 * NORM_RADIUS * 1.08)
+    c = (side - 1) / 2.0
+    offset = np.array([c, c]) - lin @ np.array([cx, cy])
+    m = np.hstack([lin, offset[:, None]])
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+    bg = tuple(float(v) for v in np.median(border, axis=0))
+    return cv2.warpAffine(
+        rgb, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg
+    )
+
+
+def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float, float]:
+    """The hands' pivot near the dial centre: the thickest ink there (the cap, or where the
+    hands meet), which under perspective is not the centre of the outline."""
+    win = int(0.12 * radius)
+    x0, y0 = max(0, int(cx) - win), max(0, int(cy) - win)
+    patch = ink[y0 : int(cy) + win + 1, x0 : int(cx) + win + 1]
+    if not patch.any():
+        return cx, cy
+    dist = cv2.distanceTransform(patch, cv2.DIST_L2, 5)
+    ys, xs = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
+    score = dist - 0.08 * np.hypot(xs + x0 - cx, ys + y0 - cy)
+    k = int(np.argmax(score))
+    py, px = divmod(k, patch.shape[1])
+    if dist[py, px] < 1.5:
+        return cx, cy
+    return float(px + x0), float(py + y0)
+
+
+def _mark_angles(
+    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
+) -> np.ndarray | None:
+    """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
+    from the pivot: the ink centroid of numerals and ticks near each hour, found iteratively.
+    None when the marks do not show twelve clear positions."""
+    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    dx, dy = xs - centre[0], ys - centre[1]
+    d2 = dx * dx + dy * dy
+    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= (0.99 * radius) ** 2)
+    if far.sum() < 60:
+        return None
+    ang = np.degrees(np.arctan2(dx[far], -dy[far])) % 360.0
+    found = np.full(12, np.nan)
+    for k in range(12):
+        guess = 30.0 * k
+        for _ in range(4):
+            d = (ang - guess + 180.0) % 360.0 - 180.0
+            near = np.abs(d) <= 11.0
+            if near.sum() < 5:
+                break
+            guess = guess + float(np.mean(d[near]))
+        else:
+            found[k] = guess
+    if np.isnan(found).sum() > 3:
+        return None
+    return found
+
+
+def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
+    """A function from a seen hand angle to the dial angle it points at.
+
+    Without usable marks: subtract the dial's turn. With marks whose positions depart from one
+    common turn (a warped or tilted face), interpolate between the neighbouring hour marks."""
+
+    def turned(a: float) -> float:
+        return (a - rotation) % 360.0
+
+    if marks is None:
+        return turned
+    ok = ~np.isnan(marks)
+    dev = (marks[ok] - 30.0 * np.nonzero(ok)[0] - rotation + 180.0) % 360.0 - 180.0
+    if np.sqrt(np.mean(dev**2)) < 1.2 or np.abs(dev).max() > 14.0:
+        return turned
+    nominal = 30.0 * np.nonzero(ok)[0]
+    seen = nominal + rotation + dev
+    order = np.argsort(seen % 360.0)
+    seen, nominal = (seen % 360.0)[order], nominal[order]
+    if np.any(np.diff(seen) <= 0):
+        return turned
+    seen_ext = np.concatenate([seen - 360.0, seen, seen + 360.0])
+    nom_ext = np.concatenate([nominal - 360.0, nominal, nominal + 360.0])
+    # nominal angles must rise with the seen ones (unwrap around 12)
+    nom_ext = np.unwrap(np.radians(nom_ext))
+    nom_ext = np.degrees(nom_ext)
+
+    def mapped(a: float) -> float:
+        return float(np.interp(a % 360.0, seen_ext, nom_ext)) % 360.0
+
+    return mapped
+
+
 def read_clock(image: Image.Image) -> ClockTime | None:
     """Read the time shown by an analogue clock image; None when it is not readable."""
     rgb = np.ascontiguousarray(np.asarray(image.convert("RGB") if image.mode != "RGB" else image))
@@ -355,20 +495,26 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         scale = MAX_SIDE / max(rgb.shape[:2])
         size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
         rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-    found = _find_dial(rgb)
-    if found is None:
+    ellipse = _dial_ellipse(rgb)
+    if ellipse is None:
         return None
-    cx, cy, radius = found
+    rgb = _normalise(rgb, ellipse)
+    cx = cy = (rgb.shape[0] - 1) / 2.0
+    radius = NORM_RADIUS
     dial = _dial_color(rgb, cx, cy, radius)
+    full_diff = _max_channel_diff(rgb, dial)
+    full_ink = ((full_diff > INK_DIFF) * 255).astype(np.uint8)
+    cx, cy = _pivot(full_ink, cx, cy, radius)
 
     half = int(HAND_ZONE * radius)
     x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
     crop = np.ascontiguousarray(rgb[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
-    diff = _max_channel_diff(crop, dial)
-    ink = ((diff > INK_DIFF) * 255).astype(np.uint8)
+    diff = np.ascontiguousarray(full_diff[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
+    ink = np.ascontiguousarray(full_ink[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
     ccx, ccy = cx - x0, cy - y0
+    del crop
 
-    # the hands: the ink that is connected to the centre
+    # the hands, roughly: the ink that is connected to the centre (for telling marks apart)
     ix, iy = round(ccx), round(ccy)
     near_centre = ink[max(0, iy - 2) : iy + 3, max(0, ix - 2) : ix + 3]
     ys, xs = np.nonzero(near_centre)
@@ -379,21 +525,30 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     cv2.floodFill(ink, fill, seed, 0, 0, 0, 8 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
     hands = fill[1:-1, 1:-1]
 
-    soft = cv2.bitwise_and(diff, cv2.dilate(hands, np.ones((3, 3), np.uint8)))
     n_r = half
     polar = cv2.warpPolar(
-        soft, (n_r, N_THETA), (ccx, ccy), n_r, flags=cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR
+        diff, (n_r, N_THETA), (ccx, ccy), n_r, flags=cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR
     )
     # (angle, radius) -> (radius, clock angle): polar rows start at 3 o'clock = 90 degrees
     polar = np.roll(polar.T, N_THETA // 4, axis=1)
-    # walk inwards from the rim until the centre cap covers half of a circle
-    covered = (polar > RUN_DIFF).mean(axis=1)
-    capped = np.nonzero(covered >= 0.5)[0]
-    r_stop = int(capped.max()) + 1 if len(capped) else 2
+    on = polar > RUN_DIFF
+    # the centre cap: from the pivot out, until it covers less than half of a circle
+    covered = on.mean(axis=1)
+    open_r = np.nonzero(covered < 0.5)[0]
+    if len(open_r) == 0:
+        return None
+    r_stop = int(open_r[0])
     if r_stop >= n_r - 1:
         return None
+    # Hands are straight runs of ink out of the pivot: keep, on every ray from the pivot, only the
+    # ink that is connected along the ray to the cap (gaps of a pixel bridged). Numerals and ticks
+    # that a hand crosses add only the sliver in line with the hand; marks that no hand reaches,
+    # rings and labels drop out.
+    bridged = cv2.morphologyEx(on.view(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 1), np.uint8))
+    run = np.logical_and.accumulate(bridged[r_stop:].astype(bool), axis=0)
+    polar = polar[r_stop:] * run
     r_first = n_r - 1
-    runs = _polar_runs(np.ascontiguousarray(polar[r_stop:][::-1]), r_first)
+    runs = _polar_runs(np.ascontiguousarray(polar[::-1]), r_first)
     if runs is None:
         return None
     tracks = [
@@ -409,16 +564,17 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
 
     rotation = _rotation(ink, hands, (ccx, ccy), half)
+    to_dial = _angle_mapper(_mark_angles(ink, hands, (ccx, ccy), half / HAND_ZONE), rotation)
     second_a, minute_a, hour_a = _identify(rays, radius)
     second = 0
     if second_a is not None:
-        second = round(((second_a - rotation) % 360.0) / 6.0) % 60
-    minute = round(((minute_a - rotation - 0.1 * second) % 360.0) / 6.0) % 60
+        second = round(to_dial(second_a) / 6.0) % 60
+    minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
     if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
-        cands = [_hour_residual(a - rotation, minute, second) for a in hour_a]
+        cands = [_hour_residual(to_dial(a), minute, second) for a in hour_a]
         hour = min(cands, key=lambda c: c[1])[0]
     else:
-        hour = _hour_residual(hour_a - rotation, minute, second)[0]
+        hour = _hour_residual(to_dial(hour_a), minute, second)[0]
     return ClockTime(hour or 12, minute, second)
 
 
