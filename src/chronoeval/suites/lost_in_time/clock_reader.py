@@ -52,7 +52,8 @@ BIN_RAD = math.radians(BIN_DEG)
 BACKGROUND_DIFF = 40  # a pixel belongs to the clock when it differs this much from the border
 INK_DIFF = 60  # a pixel is ink when it differs this much from the dial colour
 RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe down to this
-HAND_ZONE = 0.92  # hands are searched inside this fraction of the dial radius
+HAND_ZONE = 0.995  # hands are searched inside this fraction of the dial radius
+MARK_ZONE = 0.93  # numerals and ticks are looked for inside this fraction (the rim is outside)
 MIN_HAND = 0.4  # rays shorter than this fraction of the longest ray are tails / stubs
 MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
@@ -435,7 +436,7 @@ def _mark_angles(
     ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
-    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= (0.99 * radius) ** 2)
+    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
     if far.sum() < 60:
         return None
     ang = np.degrees(np.arctan2(dx[far], -dy[far])) % 360.0
@@ -563,8 +564,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         return None
     rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
 
-    rotation = _rotation(ink, hands, (ccx, ccy), half)
-    to_dial = _angle_mapper(_mark_angles(ink, hands, (ccx, ccy), half / HAND_ZONE), rotation)
+    rotation = _rotation(ink, hands, (ccx, ccy), MARK_ZONE * radius)
+    to_dial = _angle_mapper(_mark_angles(ink, hands, (ccx, ccy), MARK_ZONE * radius), rotation)
+    rays = _distinct(rays)
+    if len(rays) >= 3:
+        return _assign_by_consistency(rays, radius, to_dial)
     second_a, minute_a, hour_a = _identify(rays, radius)
     second = 0
     if second_a is not None:
@@ -576,6 +580,85 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     else:
         hour = _hour_residual(to_dial(hour_a), minute, second)[0]
     return ClockTime(hour or 12, minute, second)
+
+
+def _track_angle(t: _Track) -> float:
+    a = _angle(t, 0.55 * t.tip, t.tip - 2)
+    return a if a is not None else t.centres[0] * BIN_DEG
+
+
+def _mid_width(t: _Track, contrast: float) -> float:
+    r, _, w = t.arrays(contrast)
+    keep = (r >= 0.45 * t.tip) & (r <= 0.8 * t.tip)
+    return float(np.median(w[keep])) if keep.any() else _outer_width(t, contrast)
+
+
+def _distinct(rays: list[_Track]) -> list[_Track]:
+    """One ray per direction: a hand whose outline splits near its tip (an arrow head, a numeral
+    it crosses) can leave a second, shorter track along the same direction."""
+    kept: list[tuple[_Track, float]] = []
+    for t in rays:  # longest first
+        a = _track_angle(t)
+        if all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
+            kept.append((t, a))
+    return [t for t, _ in kept]
+
+
+def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockTime:  # noqa: ANN001
+    """Second, minute and hour hands among three or more rays, chosen by how well the readings
+    agree with each other (the minute hand sits 0.1 deg per second past its minute, the hour hand
+    0.5 deg per minute past its hour) plus generic conventions (the second hand is the thinnest
+    and needle-thin, the hour hand is shorter than the minute hand). A clock with an extra ray
+    and no second hand (a tail, a crossed mark) is a hypothesis too."""
+    rays = rays[:4]
+    contrast = max(t.contrast for t in rays)
+    info = [
+        (t.tip, to_dial(_track_angle(t)), _mid_width(t, contrast), _outer_width(t, contrast))
+        for t in rays
+    ]
+    thin = THIN_HAND * radius
+    best: tuple[float, ClockTime] | None = None
+    n = len(info)
+    for si in [*range(n), None]:
+        for mi in range(n):
+            for hi in range(n):
+                if len({si, mi, hi}) < 3 or mi == hi:
+                    continue
+                tip_m, a_m, w_m, _ = info[mi]
+                tip_h, a_h, w_h, _ = info[hi]
+                penalty = 0.0
+                if tip_h >= tip_m:
+                    penalty += 1.0
+                if si is None:
+                    second = 0
+                    sec_frac = 0.0
+                    m_cont = a_m / 6.0
+                    minute = round(m_cont) % 60
+                    penalty += 0.8 * (n - 2)
+                    r_m = 0.0
+                else:
+                    tip_s, a_s, w_s, o_s = info[si]
+                    if min(w_s, o_s) >= thin:
+                        penalty += 2.0
+                    if w_s > min(w_m, w_h):
+                        penalty += 0.5
+                    if tip_s < 0.9 * tip_m:
+                        penalty += 0.3
+                    penalty += 0.6 * (n - 3)
+                    second = round(a_s / 6.0) % 60
+                    sec_frac = second / 60.0
+                    x = ((a_m - 0.1 * second) % 360.0) / 6.0
+                    minute = round(x) % 60
+                    r_m = abs(x - round(x))
+                    m_cont = minute + sec_frac
+                hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
+                r_h = abs(hx - round(hx))
+                score = 2.0 * r_m + 2.0 * r_h + penalty
+                reading = ClockTime(round(hx) % 12 or 12, minute, second)
+                if best is None or score < best[0]:
+                    best = (score, reading)
+    assert best is not None
+    return best[1]
 
 
 def _identify(
