@@ -447,7 +447,7 @@ DESIGNS: tuple[str, ...] = (
 
 DISTORTIONS: tuple[str, ...] = ("none", "stretch", "perspective", "warp")
 """Views of realistic faces: ``stretch`` squeezes the whole clock along a random axis (an elliptic
-face, minor/major 0.62-0.9); ``perspective`` tilts it (a homography, up to ~17% scale change across
+face, minor/major 0.62-0.9); ``perspective`` tilts it (a homography, up to ~10% scale change across
 the face); ``warp`` bends it non-linearly: every point's angle around the centre moves by up to
 7 degrees (``warp_deg * sin(2 (a - phase))``) and the outline becomes a three-lobed, non-elliptic
 shape (``warp_radial``). Gold is the time of the undistorted clock; a warp keeps dial marks."""
@@ -628,7 +628,7 @@ def sample_realistic_face(style: str, rng: random.Random, size: int = 420) -> Cl
         stretch = rng.uniform(0.62, 0.9)
         axis = rng.uniform(0.0, 180.0)
     elif distortion == "perspective":
-        tilt = (rng.uniform(-0.35, 0.35), rng.uniform(-0.35, 0.35))
+        tilt = (rng.uniform(-0.2, 0.2), rng.uniform(-0.2, 0.2))
     elif distortion == "warp":
         warp = rng.choice((-1, 1)) * rng.uniform(3.0, 7.0)
         phase = rng.uniform(0.0, 180.0)

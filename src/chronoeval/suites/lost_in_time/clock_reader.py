@@ -412,19 +412,55 @@ def _normalise(
 def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float, float]:
     """The hands' pivot near the dial centre: the thickest ink there (the cap, or where the
     hands meet), which under perspective is not the centre of the outline."""
-    win = int(0.12 * radius)
+    win = int(0.16 * radius)
     x0, y0 = max(0, int(cx) - win), max(0, int(cy) - win)
     patch = ink[y0 : int(cy) + win + 1, x0 : int(cx) + win + 1]
     if not patch.any():
         return cx, cy
     dist = cv2.distanceTransform(patch, cv2.DIST_L2, 5)
     ys, xs = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
-    score = dist - 0.08 * np.hypot(xs + x0 - cx, ys + y0 - cy)
+    score = dist - 0.03 * np.hypot(xs + x0 - cx, ys + y0 - cy)
     k = int(np.argmax(score))
     py, px = divmod(k, patch.shape[1])
     if dist[py, px] < 1.5:
         return cx, cy
-    return float(px + x0), float(py + y0)
+    # sub-pixel: centroid of the inscribed-disc centres within a pixel of the best
+    top = dist >= dist[py, px] - 1.0
+    near = top & (np.hypot(xs - px, ys - py) <= 3.0)
+    return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
+
+
+def _unproject(
+    rgb: np.ndarray, centre: tuple[float, float], pivot: tuple[float, float], radius: float
+) -> np.ndarray:
+    """Undo a perspective view of a round dial, given its outline (here the circle ``centre``,
+    ``radius``) and the image of its true centre (the hands' pivot).
+
+    The polar line of the pivot with respect to the outline is the image of the line at infinity;
+    the homography that sends it back to infinity makes the pivot the outline's centre again, and
+    the symmetric affine map of the new ellipse onto a circle finishes the job.
+    """
+    c = np.array(centre)
+    p = np.array(pivot) - c
+    r2 = radius * radius
+    to_c = np.array([[1.0, 0, -c[0]], [0, 1.0, -c[1]], [0, 0, 1.0]])
+    from_c = np.array([[1.0, 0, c[0]], [0, 1.0, c[1]], [0, 0, 1.0]])
+    h = from_c @ np.array([[1.0, 0, 0], [0, 1.0, 0], [-p[0] / r2, -p[1] / r2, 1.0]]) @ to_c
+    t = np.linspace(0, 2 * math.pi, 180, endpoint=False)
+    ring = np.stack([c[0] + radius * np.cos(t), c[1] + radius * np.sin(t), np.ones_like(t)])
+    mapped = h @ ring
+    pts = (mapped[:2] / mapped[2]).T.astype(np.float32)
+    (ex, ey), (a, b), angle = cv2.fitEllipse(pts)
+    th = math.radians(angle)
+    rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
+    lin = rot @ np.diag([2 * radius / a, 2 * radius / b]) @ rot.T
+    aff = np.eye(3)
+    aff[:2, :2] = lin
+    aff[:2, 2] = c - lin @ np.array([ex, ey])
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+    bg = tuple(float(v) for v in np.median(border, axis=0))
+    side = rgb.shape[1], rgb.shape[0]
+    return cv2.warpPerspective(rgb, aff @ h, side, flags=cv2.INTER_LINEAR, borderValue=bg)
 
 
 def _mark_angles(
@@ -505,7 +541,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     dial = _dial_color(rgb, cx, cy, radius)
     full_diff = _max_channel_diff(rgb, dial)
     full_ink = ((full_diff > INK_DIFF) * 255).astype(np.uint8)
-    cx, cy = _pivot(full_ink, cx, cy, radius)
+    px, py = _pivot(full_ink, cx, cy, radius)
+    if math.hypot(px - cx, py - cy) > 3.0:  # seen at an angle: undo the perspective
+        rgb = _unproject(rgb, (cx, cy), (px, py), radius)
+        dial = _dial_color(rgb, cx, cy, radius)
+        full_diff = _max_channel_diff(rgb, dial)
+        full_ink = ((full_diff > INK_DIFF) * 255).astype(np.uint8)
+        px, py = _pivot(full_ink, cx, cy, 0.3 * radius)
+    cx, cy = px, py
 
     half = int(HAND_ZONE * radius)
     x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
