@@ -54,6 +54,7 @@ INK_DIFF = 60  # a pixel is ink when it differs this much from the dial colour
 RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe down to this
 HAND_ZONE = 0.995  # hands are searched inside this fraction of the dial radius
 MARK_ZONE = 0.93  # numerals and ticks are looked for inside this fraction (the rim is outside)
+NEEDLE_SLOPE = 0.06  # a needle's width changes less than this per pixel along it
 MIN_HAND = 0.4  # rays shorter than this fraction of the longest ray are tails / stubs
 MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
@@ -636,6 +637,19 @@ def _mid_width(t: _Track, contrast: float) -> float:
     return float(np.median(w[keep])) if keep.any() else _outer_width(t, contrast)
 
 
+def _needle(t: _Track, contrast: float, radius: float) -> bool:
+    """A second hand's end: thin (below THIN_HAND of the dial radius) with parallel sides. The
+    pointed end of a sword, leaf or tapered hand is as thin at its very tip but widens inwards."""
+    if _outer_width(t, contrast) >= THIN_HAND * radius:
+        return False
+    r, _, w = t.arrays(contrast)
+    keep = (r >= t.tip - max(8.0, 0.14 * t.tip)) & (r <= t.tip - 2)
+    if keep.sum() < 4:
+        return True
+    slope = np.polyfit(r[keep], w[keep], 1)[0]  # width per pixel of radius (negative: widens in)
+    return bool(slope > -NEEDLE_SLOPE)
+
+
 def _distinct(rays: list[_Track]) -> list[_Track]:
     """One ray per direction: a hand whose outline splits near its tip (an arrow head, a numeral
     it crosses) can leave a second, shorter track along the same direction."""
@@ -659,7 +673,7 @@ def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockT
         (t.tip, to_dial(_track_angle(t)), _mid_width(t, contrast), _outer_width(t, contrast))
         for t in rays
     ]
-    thin = THIN_HAND * radius
+    needles = [_needle(t, contrast, radius) for t in rays]
     best: tuple[float, ClockTime] | None = None
     n = len(info)
     for si in [*range(n), None]:
@@ -681,7 +695,7 @@ def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockT
                     r_m = 0.0
                 else:
                     tip_s, a_s, w_s, o_s = info[si]
-                    if min(w_s, o_s) >= thin:
+                    if not needles[si]:
                         penalty += 2.0
                     if w_s > min(w_m, w_h):
                         penalty += 0.5
@@ -725,7 +739,7 @@ def _identify(
     # A needle narrower than a pixel or two never shows its full ink strength, so its width is
     # measured against the strongest hand ink of the clock rather than its own.
     contrast = max(t.contrast for t in rays)
-    has_second = _outer_width(first, contrast) < THIN_HAND * radius
+    has_second = _needle(first, contrast, radius)
     if not has_second:
         minute = full_angle(first)
         hour = full_angle(rays[1]) if len(rays) > 1 else minute
