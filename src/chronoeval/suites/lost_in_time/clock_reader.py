@@ -468,26 +468,27 @@ def _mark_angles(
     ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
 ) -> np.ndarray | None:
     """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
-    from the pivot: the ink centroid of numerals and ticks near each hour, found iteratively.
-    None when the marks do not show twelve clear positions."""
+    from the pivot: the direction of the ink centroid (in x, y) of the numerals and ticks near
+    each hour, re-centred a few times. NaN where an hour shows no marks (a hand covers it); None
+    when fewer than nine hours show marks."""
     ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
     if far.sum() < 60:
         return None
-    ang = np.degrees(np.arctan2(dx[far], -dy[far])) % 360.0
+    dx, dy = dx[far].astype(np.float64), dy[far].astype(np.float64)
+    ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
     found = np.full(12, np.nan)
     for k in range(12):
         guess = 30.0 * k
         for _ in range(4):
-            d = (ang - guess + 180.0) % 360.0 - 180.0
-            near = np.abs(d) <= 11.0
+            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
             if near.sum() < 5:
                 break
-            guess = guess + float(np.mean(d[near]))
+            guess = math.degrees(math.atan2(dx[near].mean(), -dy[near].mean()))
         else:
-            found[k] = guess
+            found[k] = guess % 360.0
     if np.isnan(found).sum() > 3:
         return None
     return found
@@ -496,8 +497,10 @@ def _mark_angles(
 def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
     """A function from a seen hand angle to the dial angle it points at.
 
-    Without usable marks: subtract the dial's turn. With marks whose positions depart from one
-    common turn (a warped or tilted face), interpolate between the neighbouring hour marks."""
+    Without usable marks: subtract the dial's turn. Otherwise the marks' departures from their
+    hour positions are fitted, robustly, with a smooth curve (constant plus first and second
+    harmonics of the angle: a turn, a tilt, a warp); when that curve explains the marks clearly
+    better than a plain turn, hand angles are corrected by it."""
 
     def turned(a: float) -> float:
         return (a - rotation) % 360.0
@@ -505,23 +508,34 @@ def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
     if marks is None:
         return turned
     ok = ~np.isnan(marks)
-    dev = (marks[ok] - 30.0 * np.nonzero(ok)[0] - rotation + 180.0) % 360.0 - 180.0
-    if np.sqrt(np.mean(dev**2)) < 1.2 or np.abs(dev).max() > 14.0:
-        return turned
     nominal = 30.0 * np.nonzero(ok)[0]
-    seen = nominal + rotation + dev
-    order = np.argsort(seen % 360.0)
-    seen, nominal = (seen % 360.0)[order], nominal[order]
-    if np.any(np.diff(seen) <= 0):
+    dev = (marks[ok] - nominal - rotation + 180.0) % 360.0 - 180.0 + rotation
+    if np.abs(dev - rotation).max() > 25.0:
         return turned
-    seen_ext = np.concatenate([seen - 360.0, seen, seen + 360.0])
-    nom_ext = np.concatenate([nominal - 360.0, nominal, nominal + 360.0])
-    # nominal angles must rise with the seen ones (unwrap around 12)
-    nom_ext = np.unwrap(np.radians(nom_ext))
-    nom_ext = np.degrees(nom_ext)
+    t = np.radians(nominal)
+    basis = np.column_stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)])
+    use = np.ones(len(t), bool)
+    coef = np.zeros(5)
+    for _ in range(3):  # drop marks that a hand half-hides (their centroid is off)
+        coef, *_ = np.linalg.lstsq(basis[use], dev[use], rcond=None)
+        resid = np.abs(dev - basis @ coef)
+        worst = int(np.argmax(np.where(use, resid, -1.0)))
+        if resid[worst] <= 2.0 or use.sum() <= 8:
+            break
+        use[worst] = False
+    fit_rms = float(np.sqrt(np.mean((dev - basis @ coef)[use] ** 2)))
+    flat_rms = float(np.sqrt(np.mean((dev[use] - np.median(dev[use])) ** 2)))
+    if np.hypot(*coef[3:]) < 1.5 or fit_rms > 0.6 * flat_rms:
+        turn = float(np.median(dev[use]))
+        return lambda a: (a - turn) % 360.0
 
     def mapped(a: float) -> float:
-        return float(np.interp(a % 360.0, seen_ext, nom_ext)) % 360.0
+        x = a
+        for _ in range(3):  # solve x + dev(x) = a
+            r = math.radians(x)
+            d = coef @ np.array([1.0, math.cos(r), math.sin(r), math.cos(2 * r), math.sin(2 * r)])
+            x = a - d
+        return x % 360.0
 
     return mapped
 
