@@ -55,6 +55,7 @@ RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe 
 HAND_ZONE = 0.995  # hands are searched inside this fraction of the dial radius
 MARK_ZONE = 0.93  # numerals and ticks are looked for inside this fraction (the rim is outside)
 NEEDLE_SLOPE = 0.06  # a needle's width changes less than this per pixel along it
+PERSPECTIVE_SHIFT = 3.0  # pixels (of NORM_RADIUS) between pivot and outline centre to unproject
 MIN_HAND = 0.4  # rays shorter than this fraction of the longest ray are tails / stubs
 MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
@@ -420,7 +421,7 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
         return cx, cy
     dist = cv2.distanceTransform(patch, cv2.DIST_L2, 5)
     ys, xs = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
-    score = dist - 0.03 * np.hypot(xs + x0 - cx, ys + y0 - cy)
+    score = dist - 0.08 * np.hypot(xs + x0 - cx, ys + y0 - cy)
     k = int(np.argmax(score))
     py, px = divmod(k, patch.shape[1])
     if dist[py, px] < 1.5:
@@ -540,38 +541,25 @@ def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
     return mapped
 
 
-def read_clock(image: Image.Image) -> ClockTime | None:
-    """Read the time shown by an analogue clock image; None when it is not readable."""
-    rgb = np.ascontiguousarray(np.asarray(image.convert("RGB") if image.mode != "RGB" else image))
-    if max(rgb.shape[:2]) > MAX_SIDE:  # large images carry no extra information worth the time
-        scale = MAX_SIDE / max(rgb.shape[:2])
-        size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
-        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-    ellipse = _dial_ellipse(rgb)
-    if ellipse is None:
-        return None
-    rgb = _normalise(rgb, ellipse)
-    cx = cy = (rgb.shape[0] - 1) / 2.0
-    radius = NORM_RADIUS
-    dial = _dial_color(rgb, cx, cy, radius)
-    full_diff = _max_channel_diff(rgb, dial)
-    full_ink = ((full_diff > INK_DIFF) * 255).astype(np.uint8)
-    px, py = _pivot(full_ink, cx, cy, radius)
-    if math.hypot(px - cx, py - cy) > 3.0:  # seen at an angle: undo the perspective
-        rgb = _unproject(rgb, (cx, cy), (px, py), radius)
-        dial = _dial_color(rgb, cx, cy, radius)
-        full_diff = _max_channel_diff(rgb, dial)
-        full_ink = ((full_diff > INK_DIFF) * 255).astype(np.uint8)
-        px, py = _pivot(full_ink, cx, cy, 0.3 * radius)
-    cx, cy = px, py
+@dataclass
+class _Scene:
+    """One look at a normalised dial from a pivot: the hand rays and what the angles need."""
 
+    rays: list[_Track]
+    ink: np.ndarray  # crop around the pivot
+    hands: np.ndarray  # ink connected to the pivot (crop)
+    pivot: tuple[float, float]  # in the crop
+    origin: tuple[int, int]  # crop offset in the normalised image
+
+
+def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None:
+    dial = _dial_color(rgb, cx, cy, radius)
     half = int(HAND_ZONE * radius)
     x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
-    crop = np.ascontiguousarray(rgb[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
-    diff = np.ascontiguousarray(full_diff[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
-    ink = np.ascontiguousarray(full_ink[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
+    window = (slice(y0, int(cy) + half + 1), slice(x0, int(cx) + half + 1))
+    diff = np.ascontiguousarray(_max_channel_diff(np.ascontiguousarray(rgb[window]), dial))
+    ink = ((diff > INK_DIFF) * 255).astype(np.uint8)
     ccx, ccy = cx - x0, cy - y0
-    del crop
 
     # the hands, roughly: the ink that is connected to the centre (for telling marks apart)
     ix, iy = round(ccx), round(ccy)
@@ -621,10 +609,74 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     if longest < 0.15 * radius:
         return None
     rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
+    return _Scene(_distinct(rays), ink, hands, (ccx, ccy), (x0, y0))
 
-    rotation = _rotation(ink, hands, (ccx, ccy), MARK_ZONE * radius)
-    to_dial = _angle_mapper(_mark_angles(ink, hands, (ccx, ccy), MARK_ZONE * radius), rotation)
-    rays = _distinct(rays)
+
+def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
+    """Where the hands' axes cross (least squares over the straight middle of every ray), in
+    normalised image coordinates; None unless two rays at a clear angle are seen."""
+    lines = []
+    for t in scene.rays:
+        r, c, _ = t.arrays()
+        keep = (r >= 0.3 * t.tip) & (r <= 0.85 * t.tip)
+        if keep.sum() < 6:
+            continue
+        a = np.radians(c[keep] * BIN_DEG)
+        x = scene.pivot[0] + r[keep] * np.sin(a)
+        y = scene.pivot[1] - r[keep] * np.cos(a)
+        pts = np.column_stack([x, y])
+        mean = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mean)
+        lines.append((mean, vt[0]))
+    if len(lines) < 2:
+        return None
+    m = np.zeros((2, 2))
+    v = np.zeros(2)
+    for p, d in lines:
+        proj = np.eye(2) - np.outer(d, d)
+        m += proj
+        v += proj @ p
+    if np.linalg.eigvalsh(m)[0] < 0.25:  # the axes are (nearly) parallel
+        return None
+    sol = np.linalg.solve(m, v)
+    return float(sol[0] + scene.origin[0]), float(sol[1] + scene.origin[1])
+
+
+def read_clock(image: Image.Image) -> ClockTime | None:
+    """Read the time shown by an analogue clock image; None when it is not readable."""
+    rgb = np.ascontiguousarray(np.asarray(image.convert("RGB") if image.mode != "RGB" else image))
+    if max(rgb.shape[:2]) > MAX_SIDE:  # large images carry no extra information worth the time
+        scale = MAX_SIDE / max(rgb.shape[:2])
+        size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
+        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+    ellipse = _dial_ellipse(rgb)
+    if ellipse is None:
+        return None
+    rgb = _normalise(rgb, ellipse)
+    centre = (rgb.shape[0] - 1) / 2.0
+    radius = NORM_RADIUS
+    dial = _dial_color(rgb, centre, centre, radius)
+    full_ink = ((_max_channel_diff(rgb, dial) > INK_DIFF) * 255).astype(np.uint8)
+    cx, cy = _pivot(full_ink, centre, centre, radius)
+    scene = _look(rgb, cx, cy, radius)
+    if scene is None:
+        return None
+    meet = _axes_meet(scene)
+    if meet is not None and math.hypot(meet[0] - centre, meet[1] - centre) > PERSPECTIVE_SHIFT:
+        # the hands pivot away from the outline's centre: the dial is seen at an angle
+        if math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius:
+            rgb = _unproject(rgb, (centre, centre), meet, radius)
+            dial = _dial_color(rgb, centre, centre, radius)
+            full_ink = ((_max_channel_diff(rgb, dial) > INK_DIFF) * 255).astype(np.uint8)
+            cx, cy = _pivot(full_ink, centre, centre, 0.3 * radius)
+            scene = _look(rgb, cx, cy, radius) or scene
+    elif meet is not None and math.hypot(meet[0] - cx, meet[1] - cy) > 1.5:
+        again = _look(rgb, *meet, radius)  # a better pivot on a frontal dial
+        scene = again or scene
+    rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
+
+    rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
+    to_dial = _angle_mapper(_mark_angles(ink, hands, pivot, MARK_ZONE * radius), rotation)
     if len(rays) >= 3:
         return _assign_by_consistency(rays, radius, to_dial)
     second_a, minute_a, hour_a = _identify(rays, radius)
