@@ -55,7 +55,6 @@ RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe 
 HAND_ZONE = 0.995  # hands are searched inside this fraction of the dial radius
 MARK_ZONE = 0.93  # numerals and ticks are looked for inside this fraction (the rim is outside)
 NEEDLE_SLOPE = 0.06  # a needle's width changes less than this per pixel along it
-PERSPECTIVE_SHIFT = 3.0  # pixels (of NORM_RADIUS) between pivot and outline centre to unproject
 MIN_HAND = 0.4  # rays shorter than this fraction of the longest ray are tails / stubs
 MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
@@ -432,39 +431,6 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
     return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
 
 
-def _unproject(
-    rgb: np.ndarray, centre: tuple[float, float], pivot: tuple[float, float], radius: float
-) -> np.ndarray:
-    """Undo a perspective view of a round dial, given its outline (here the circle ``centre``,
-    ``radius``) and the image of its true centre (the hands' pivot).
-
-    The polar line of the pivot with respect to the outline is the image of the line at infinity;
-    the homography that sends it back to infinity makes the pivot the outline's centre again, and
-    the symmetric affine map of the new ellipse onto a circle finishes the job.
-    """
-    c = np.array(centre)
-    p = np.array(pivot) - c
-    r2 = radius * radius
-    to_c = np.array([[1.0, 0, -c[0]], [0, 1.0, -c[1]], [0, 0, 1.0]])
-    from_c = np.array([[1.0, 0, c[0]], [0, 1.0, c[1]], [0, 0, 1.0]])
-    h = from_c @ np.array([[1.0, 0, 0], [0, 1.0, 0], [-p[0] / r2, -p[1] / r2, 1.0]]) @ to_c
-    t = np.linspace(0, 2 * math.pi, 180, endpoint=False)
-    ring = np.stack([c[0] + radius * np.cos(t), c[1] + radius * np.sin(t), np.ones_like(t)])
-    mapped = h @ ring
-    pts = (mapped[:2] / mapped[2]).T.astype(np.float32)
-    (ex, ey), (a, b), angle = cv2.fitEllipse(pts)
-    th = math.radians(angle)
-    rot = np.array([[math.cos(th), -math.sin(th)], [math.sin(th), math.cos(th)]])
-    lin = rot @ np.diag([2 * radius / a, 2 * radius / b]) @ rot.T
-    aff = np.eye(3)
-    aff[:2, :2] = lin
-    aff[:2, 2] = c - lin @ np.array([ex, ey])
-    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
-    bg = tuple(float(v) for v in np.median(border, axis=0))
-    side = rgb.shape[1], rgb.shape[0]
-    return cv2.warpPerspective(rgb, aff @ h, side, flags=cv2.INTER_LINEAR, borderValue=bg)
-
-
 def _mark_angles(
     ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
 ) -> np.ndarray | None:
@@ -662,17 +628,12 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     if scene is None:
         return None
     meet = _axes_meet(scene)
-    if meet is not None and math.hypot(meet[0] - centre, meet[1] - centre) > PERSPECTIVE_SHIFT:
-        # the hands pivot away from the outline's centre: the dial is seen at an angle
-        if math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius:
-            rgb = _unproject(rgb, (centre, centre), meet, radius)
-            dial = _dial_color(rgb, centre, centre, radius)
-            full_ink = ((_max_channel_diff(rgb, dial) > INK_DIFF) * 255).astype(np.uint8)
-            cx, cy = _pivot(full_ink, centre, centre, 0.3 * radius)
-            scene = _look(rgb, cx, cy, radius) or scene
-    elif meet is not None and math.hypot(meet[0] - cx, meet[1] - cy) > 1.5:
-        again = _look(rgb, *meet, radius)  # a better pivot on a frontal dial
-        scene = again or scene
+    if meet is not None and 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
+        # The hands pivot where their axes meet (under perspective, not at the outline's centre).
+        # Undoing the perspective from that point (the pivot's polar line is the image of the
+        # line at infinity) was tried and read worse than keeping the view and letting the
+        # marks' fitted curve correct the angles; see docs/suites/lost_in_time.md.
+        scene = _look(rgb, *meet, radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
     rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
