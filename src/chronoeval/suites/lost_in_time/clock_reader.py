@@ -666,7 +666,11 @@ def _mid_width(t: _Track, contrast: float) -> float:
 
 def _needle(t: _Track, contrast: float, radius: float) -> bool:
     """A second hand's end: thin (below THIN_HAND of the dial radius) with parallel sides. The
-    pointed end of a sword, leaf or tapered hand is as thin at its very tip but widens inwards."""
+    pointed end of a sword, leaf or tapered hand is as thin at its very tip but widens inwards.
+    A needle that ends on a tick mark looks wide there (the mark's ink in line with it), so a ray
+    whose middle is needle-thin is a needle whatever its end looks like."""
+    if _mid_width(t, contrast) < THIN_HAND * radius:
+        return True
     if _outer_width(t, contrast) >= THIN_HAND * radius:
         return False
     r, _, w = t.arrays(contrast)
