@@ -627,13 +627,16 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     scene = _look(rgb, cx, cy, radius)
     if scene is None:
         return None
-    meet = _axes_meet(scene)
-    if meet is not None and 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
-        # The hands pivot where their axes meet (under perspective, not at the outline's centre).
-        # Undoing the perspective from that point (the pivot's polar line is the image of the
-        # line at infinity) was tried and read worse than keeping the view and letting the
-        # marks' fitted curve correct the angles; see docs/suites/lost_in_time.md.
-        scene = _look(rgb, *meet, radius) or scene
+    for _ in range(2):
+        # The hands pivot where their axes meet (under perspective not at the outline's centre;
+        # without a cap not where the ink is thickest). Undoing the perspective from that point
+        # (its polar line is the image of the line at infinity) was tried and read worse than
+        # keeping the view and letting the marks' fitted curve correct the angles.
+        meet = _axes_meet(scene)
+        if meet is None or not 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
+            break
+        cx, cy = meet
+        scene = _look(rgb, cx, cy, radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
     rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
@@ -732,6 +735,8 @@ def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockT
                         penalty += 0.5
                     if tip_s < 0.9 * tip_m:
                         penalty += 0.3
+                    if tip_s < max(tip_m, tip_h) - 2:  # a second hand is usually the longest
+                        penalty += 0.4
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
