@@ -677,7 +677,7 @@ def _needle(t: _Track, contrast: float, radius: float) -> bool:
     if _outer_width(t, contrast) >= THIN_HAND * radius:
         return False
     r, _, w = t.arrays(contrast)
-    keep = (r >= t.tip - max(8.0, 0.14 * t.tip)) & (r <= t.tip - 2)
+    keep = (r >= t.tip - max(6.0, 0.06 * t.tip)) & (r <= t.tip - 2)
     if keep.sum() < 4:
         return True
     slope = np.polyfit(r[keep], w[keep], 1)[0]  # width per pixel of radius (negative: widens in)
@@ -690,7 +690,8 @@ def _distinct(rays: list[_Track]) -> list[_Track]:
     kept: list[tuple[_Track, float]] = []
     for t in rays:  # longest first
         a = _track_angle(t)
-        if all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
+        fragment = min(t.radii) > 0.6 * t.tip  # seen only near its own end
+        if not fragment or all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
             kept.append((t, a))
     return [t for t, _ in kept]
 
