@@ -55,9 +55,7 @@ def draw_other_clock(
             a = math.radians(angle)
             nx, ny = math.cos(a) * w / 2, math.sin(a) * w / 2
             bx, by = at(angle, 0.25 * frac)
-            d.polygon(
-                [(cx, cy), (bx + nx, by + ny), at(angle, frac), (bx - nx, by - ny)], fill=ink
-            )
+            d.polygon([(cx, cy), (bx + nx, by + ny), at(angle, frac), (bx - nx, by - ny)], fill=ink)
         else:
             d.line(((cx, cy), at(angle, frac)), fill=ink, width=max(2, round(w)))
             tx, ty = at(angle, frac)

@@ -21,7 +21,6 @@ from chronoeval.render.clock import (
 from chronoeval.render.png import encode_png
 from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-
 from other_clocks import draw_other_clock
 
 SEEDS = (20250, 31337, 4242)  # fixed list; the accuracy test uses the first
