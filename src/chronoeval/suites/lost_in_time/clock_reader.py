@@ -677,6 +677,15 @@ def _needle(t: _Track, contrast: float, radius: float) -> bool:
     if _outer_width(t, contrast) >= THIN_HAND * radius:
         return False
     r, _, w = t.arrays(contrast)
+    # A needle over a wider hand stays parallel from its tip to where the other hand begins; a
+    # sword's, leaf's or tapered hand's point keeps widening all along its thin part.
+    rho_wide = _first_rise(r, w, t.tip - 2, THIN_HAND * radius, 1.0, window=3)
+    if rho_wide is not None:
+        part = w[(r <= t.tip - 2) & (r > rho_wide)]  # tip first
+        if len(part) >= 8:
+            q = len(part) // 4
+            if float(np.median(part[-q:])) > 1.8 * max(float(np.median(part[:q])), 0.4):
+                return False
     keep = (r >= t.tip - max(6.0, 0.06 * t.tip)) & (r <= t.tip - 2)
     if keep.sum() < 4:
         return True
