@@ -580,7 +580,8 @@ def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None
 
 def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
     """Where the hands' axes cross (least squares over the straight middle of every ray), in
-    normalised image coordinates; None unless two rays at a clear angle are seen."""
+    normalised image coordinates; None unless two rays at a clear angle are seen; (nan, nan)
+    when three or more axes clearly miss one common point."""
     lines = []
     for t in scene.rays:
         r, c, _ = t.arrays()
@@ -605,6 +606,11 @@ def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
     if np.linalg.eigvalsh(m)[0] < 0.25:  # the axes are (nearly) parallel
         return None
     sol = np.linalg.solve(m, v)
+    # Three or more axes that do not pass through one point: hands drawn beside their pivot
+    # (an off-centre rectangle), not a view to correct.
+    miss = [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (sol - p))) for p, d in lines]
+    if len(lines) >= 3 and max(miss) > 0.8:
+        return math.nan, math.nan
     return float(sol[0] + scene.origin[0]), float(sol[1] + scene.origin[1])
 
 
@@ -633,6 +639,12 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         # (its polar line is the image of the line at infinity) was tried and read worse than
         # keeping the view and letting the marks' fitted curve correct the angles.
         meet = _axes_meet(scene)
+        if meet is not None and math.isnan(meet[0]):
+            # Hands drawn beside their pivot (off-centre rectangles, no cap): neither their
+            # thickest ink nor their axes mark the pivot; the outline's centre does.
+            if math.hypot(cx - centre, cy - centre) > 1.5:
+                scene = _look(rgb, centre, centre, radius) or scene
+            break
         if meet is None or not 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
             break
         cx, cy = meet
@@ -642,7 +654,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
     to_dial = _angle_mapper(_mark_angles(ink, hands, pivot, MARK_ZONE * radius), rotation)
     if len(rays) >= 3:
-        return _assign_by_consistency(rays, radius, to_dial)
+        odd = _odd_colour(rays[:4], rgb, dial, scene)
+        return _assign_by_consistency(rays, radius, to_dial, odd)
     second_a, minute_a, hour_a = _identify(rays, radius)
     second = 0
     if second_a is not None:
@@ -667,11 +680,44 @@ def _mid_width(t: _Track, contrast: float) -> float:
     return float(np.median(w[keep])) if keep.any() else _outer_width(t, contrast)
 
 
+def _tapered(t: _Track, contrast: float) -> bool:
+    """A hand that narrows gradually all the way to its point (leaf, sword, tapered): its width
+    falls from near the pivot through the middle to near the tip, and no short stretch holds
+    most of that fall (a needle lying over a wider hand shows the whole rise in one step)."""
+    r, _, w = t.arrays(contrast)
+    outer = w[(r >= 0.8 * t.tip) & (r <= 0.88 * t.tip)]
+    inner = w[(r >= 0.3 * t.tip) & (r <= 0.45 * t.tip)]
+    if len(outer) < 3 or len(inner) < 3:
+        return False
+    w_out, w_in = float(np.median(outer)), float(np.median(inner))
+    rise = w_in - w_out
+    if rise < 1.0 or w_in < 1.6 * max(w_out, 0.3):
+        return False
+    middle = w[(r >= 0.6 * t.tip) & (r <= 0.68 * t.tip)]
+    if len(middle) < 3 or not w_in >= float(np.median(middle)) >= 1.3 * max(w_out, 0.3):
+        return False  # not narrowing all along: a needle over a shorter, wider hand
+    # a needle's end stays parallel for a while; a point widens at once
+    end = w[(r <= t.tip - 3) & (r >= t.tip - 8)]
+    if len(end):
+        w_end = max(float(np.median(end)), 0.3)
+        wide = np.nonzero((w >= 1.5 * w_end) & (r <= t.tip - 3))[0]
+        if len(wide) and t.tip - float(r[wide[0]]) >= 0.12 * t.tip:
+            return False
+    ws = w[(r >= 0.3 * t.tip) & (r <= 0.88 * t.tip)]  # tip side first
+    if len(ws) < 12:
+        return False
+    ws = np.convolve(ws, np.ones(3) / 3.0, mode="valid")
+    jump = float(np.max(ws[3:] - ws[:-3]))
+    return jump < 0.3 * rise
+
+
 def _needle(t: _Track, contrast: float, radius: float) -> bool:
     """A second hand's end: thin (below THIN_HAND of the dial radius) with parallel sides. The
     pointed end of a sword, leaf or tapered hand is as thin at its very tip but widens inwards.
     A needle that ends on a tick mark looks wide there (the mark's ink in line with it), so a ray
     whose middle is needle-thin is a needle whatever its end looks like."""
+    if _tapered(t, contrast):
+        return False
     if _mid_width(t, contrast) < THIN_HAND * radius:
         return True
     if _outer_width(t, contrast) >= THIN_HAND * radius:
@@ -705,7 +751,44 @@ def _distinct(rays: list[_Track]) -> list[_Track]:
     return [t for t, _ in kept]
 
 
-def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockTime:  # noqa: ANN001
+def _ray_colour(t: _Track, rgb: np.ndarray, dial: np.ndarray, scene: _Scene) -> np.ndarray:
+    """Median colour of a ray's middle, minus the dial colour."""
+    r, c, _ = t.arrays()
+    keep = (r >= 0.35 * t.tip) & (r <= 0.85 * t.tip)
+    if not keep.any():
+        return np.zeros(3)
+    a = np.radians(c[keep] * BIN_DEG)
+    x = np.rint(scene.origin[0] + scene.pivot[0] + r[keep] * np.sin(a)).astype(int)
+    y = np.rint(scene.origin[1] + scene.pivot[1] - r[keep] * np.cos(a)).astype(int)
+    ok = (x >= 0) & (y >= 0) & (x < rgb.shape[1]) & (y < rgb.shape[0])
+    if not ok.any():
+        return np.zeros(3)
+    return np.median(rgb[y[ok], x[ok]].astype(np.float64), axis=0) - dial
+
+
+def _odd_colour(rays: list[_Track], rgb: np.ndarray, dial: np.ndarray, scene: _Scene) -> list[bool]:
+    """Per ray: drawn in a colour of its own while all other rays share one colour (a red
+    second hand beside grey hands). Colours are compared as directions away from the dial
+    colour, so a thin, anti-aliased needle (a paler shade of its colour) still matches itself."""
+    vecs = [_ray_colour(t, rgb, dial, scene) for t in rays]
+    units = [v / n if (n := float(np.linalg.norm(v))) > 20 else None for v in vecs]
+    out = []
+    for i, u in enumerate(units):
+        others = [w for j, w in enumerate(units) if j != i]
+        if u is None or len(others) < 2 or any(w is None for w in others):
+            out.append(False)
+            continue
+        alike = all(float(a @ b) > 0.97 for k, a in enumerate(others) for b in others[k + 1 :])
+        out.append(alike and all(float(u @ w) < 0.9 for w in others))
+    return out
+
+
+def _assign_by_consistency(
+    rays: list[_Track],
+    radius: float,
+    to_dial,  # noqa: ANN001
+    odd: list[bool] | None = None,
+) -> ClockTime:
     """Second, minute and hour hands among three or more rays, chosen by how well the readings
     agree with each other (the minute hand sits 0.1 deg per second past its minute, the hour hand
     0.5 deg per minute past its hour) plus generic conventions (the second hand is the thinnest
@@ -718,6 +801,7 @@ def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockT
         for t in rays
     ]
     needles = [_needle(t, contrast, radius) for t in rays]
+    odd = odd or [False] * len(rays)
     best: tuple[float, ClockTime] | None = None
     n = len(info)
     for si in [*range(n), None]:
@@ -728,8 +812,14 @@ def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockT
                 tip_m, a_m, w_m, _ = info[mi]
                 tip_h, a_h, w_h, _ = info[hi]
                 penalty = 0.0
-                if tip_h >= tip_m:
+                if tip_h > 1.05 * tip_m:
                     penalty += 1.0
+                elif tip_h >= tip_m - 2:  # hands of (nearly) one length: the wider is the hour
+                    penalty += 0.3
+                if w_h < 0.8 * w_m:
+                    penalty += 0.3
+                if any(odd[k] for k in range(n) if k != si):
+                    penalty += 1.0  # a hand in a colour of its own is the second hand
                 if si is None:
                     second = 0
                     sec_frac = 0.0
@@ -739,9 +829,9 @@ def _assign_by_consistency(rays: list[_Track], radius: float, to_dial) -> ClockT
                     r_m = 0.0
                 else:
                     tip_s, a_s, w_s, o_s = info[si]
-                    if not needles[si]:
+                    if not (needles[si] or odd[si]):
                         penalty += 2.0
-                    if w_s > min(w_m, w_h):
+                    if w_s > min(w_m, w_h) and not odd[si]:
                         penalty += 0.5
                     if tip_s < 0.9 * tip_m:
                         penalty += 0.3
