@@ -420,7 +420,7 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
         return cx, cy
     dist = cv2.distanceTransform(patch, cv2.DIST_L2, 5)
     ys, xs = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
-    score = dist - 0.08 * np.hypot(xs + x0 - cx, ys + y0 - cy)
+    score = dist - 0.14 * np.hypot(xs + x0 - cx, ys + y0 - cy)
     k = int(np.argmax(score))
     py, px = divmod(k, patch.shape[1])
     if dist[py, px] < 1.5:
