@@ -78,3 +78,53 @@ def test_pointed_minute_hand_without_second_hand_is_not_a_needle() -> None:
         gold = sample_time("no_second_hand", rng)
         right += _hm(read_clock(render_clock(gold, face)), gold)
     assert right >= 15, right
+
+
+def _matplotlib_polar_clock(time: ClockTime) -> Image.Image:
+    """A clock drawn the way a public matplotlib clock-dataset generator draws it
+    (github.com/Kopfgeldjaeger/Clock_project, wall_clock_v3.0.py; re-implemented from its
+    description): polar axes, numerals as angular tick labels outside the circle, three black
+    lines of 1, 2 and 4 pt, lengths 0.9, 0.7 and 0.3 of the radius."""
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    s = time.second
+    a_h = 2 * math.pi * ((time.hour % 12) / 12 + time.minute / 720 + s / 43200)
+    a_m = 2 * math.pi * (time.minute / 60 + s / 3600)
+    a_s = 2 * math.pi * s / 60
+    fig = plt.figure(figsize=(2.5, 2.5))
+    ax = fig.add_subplot(111, polar=True)
+    for a, r, w in ((a_s, 0.9, 1), (a_m, 0.7, 2), (a_h, 0.3, 4)):
+        ax.plot([a, a], [0, r], color="black", linewidth=w)
+    ax.set_yticklabels([])
+    ax.set_xticks([2 * math.pi * k / 12 for k in range(12)])
+    ax.set_xticklabels([str(k or 12) for k in range(12)])
+    ax.set_theta_direction(-1)
+    ax.set_theta_offset(math.pi / 2)
+    ax.grid(False)
+    ax.set_ylim(0, 1)
+    buf = io.BytesIO()
+    fig.savefig(buf, dpi=100, bbox_inches="tight", format="png")
+    plt.close(fig)
+    return Image.open(buf).convert("RGB")
+
+
+def test_thick_short_hour_hand_beside_the_minute_hand_keeps_the_pivot() -> None:
+    """Hour and minute hands 10-30 degrees apart on a small matplotlib dial: their joint ink is
+    thicker than the pivot's, and a pivot taken there reads every hand degrees off. Measured
+    7/10 (before the pivot search leaned towards the outline's centre: 2/10); a known limit
+    (docs/benchmarks.md), so the bar is set just under the measured level."""
+    rng = random.Random(7)
+    times = []
+    while len(times) < 10:
+        t = ClockTime.from_dial_seconds(rng.randrange(SECONDS_ON_DIAL))
+        hour = 30 * (t.hour % 12) + 0.5 * t.minute
+        gap = abs((6 * t.minute - hour + 180) % 360 - 180)
+        if 10 <= gap <= 30:
+            times.append(t)
+    right = sum(_hm(read_clock(_matplotlib_polar_clock(t)), t) for t in times)
+    assert right >= 6, right
