@@ -298,3 +298,69 @@ def test_encode_png_is_lossless_and_compact() -> None:
         decoded = Image.open(io.BytesIO(data))
         assert decoded.mode == "RGB"
         assert np.array_equal(np.asarray(decoded), np.asarray(image))
+
+
+# --- realistic looks (issue 19) ---------------------------------------------------------------
+
+
+def test_realistic_faces_cover_every_named_feature_and_keep_the_paper_styles() -> None:
+    rng = random.Random(7)
+    seen: dict[str, set[str]] = {"design": set(), "distortion": set(), "hand_shape": set()}
+    for i in range(300):
+        style = CLOCK_STYLES[i % len(CLOCK_STYLES)]
+        face = clock.sample_realistic_face(style, rng)
+        for key in seen:
+            seen[key].add(getattr(face, key))
+        assert face.look == "realistic"
+        assert face.hour_length < face.minute_length
+        if face.has_second_hand:
+            assert face.second_width < min(face.minute_width, face.hour_width)
+        assert (face.numeral_style == "roman") == (style == "roman")
+        assert (face.hand_shape == "arrow") == (style == "arrow_hands")
+        assert face.has_second_hand == (style != "no_second_hand")
+        if face.distortion == "warp":
+            assert face.design not in ("plain", "minimal")  # a warped face keeps its marks
+        json.dumps(dataclasses.asdict(face))
+    assert seen["design"] == set(clock.DESIGNS)
+    assert seen["distortion"] == set(clock.DISTORTIONS)
+    assert seen["hand_shape"] == set(clock.REALISTIC_HAND_SHAPES)
+
+
+def test_realistic_faces_let_hands_reach_numerals_and_ticks() -> None:
+    rng = random.Random(8)
+    faces = [clock.sample_realistic_face("basic", rng) for _ in range(60)]
+    crossing = [f for f in faces if f.second_length >= 0.96 * f.tick_outer]
+    assert len(crossing) >= 20  # second hands that end on the tick ring
+
+
+@pytest.mark.parametrize("distortion", ["stretch", "perspective", "warp"])
+def test_distorted_faces_render_deterministically(distortion: str) -> None:
+    rng = random.Random(9)
+    face = clock.sample_realistic_face("basic", rng)
+    while face.distortion != distortion:
+        face = clock.sample_realistic_face("basic", rng)
+    first = encode_png(render_clock(ClockTime(4, 20, 30), face))
+    clock._DIAL_CACHE.clear()
+    assert encode_png(render_clock(ClockTime(4, 20, 30), face)) == first
+    image = Image.open(io.BytesIO(first))
+    assert image.size == (face.size, face.size)
+
+
+def test_stretch_squeezes_the_dial_into_an_ellipse() -> None:
+    base = dataclasses.replace(_probe_face(), look="realistic")
+    flat = dataclasses.replace(base, distortion="stretch", stretch=0.7, stretch_axis_deg=90.0)
+    pixels = np.asarray(render_clock(ClockTime(3, 0, 0), flat)).astype(int)
+    background = np.asarray(base.background)
+    clock_px = np.abs(pixels - background).max(axis=2) > 40
+    ys, xs = np.nonzero(clock_px)
+    height, width = ys.max() - ys.min(), xs.max() - xs.min()
+    assert height / width == pytest.approx(0.7, abs=0.03)  # squeezed along y only
+
+
+def test_sample_look_dispatches_and_rejects_unknown_looks() -> None:
+    assert clock.sample_look("classic", "basic", random.Random(1)) == sample_face(
+        "basic", random.Random(1)
+    )
+    assert clock.sample_look("realistic", "basic", random.Random(1)).look == "realistic"
+    with pytest.raises(ValueError):
+        clock.sample_look("baroque", "basic", random.Random(1))

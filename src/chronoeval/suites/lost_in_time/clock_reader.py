@@ -52,8 +52,10 @@ BIN_RAD = math.radians(BIN_DEG)
 BACKGROUND_DIFF = 40  # a pixel belongs to the clock when it differs this much from the border
 INK_DIFF = 60  # a pixel is ink when it differs this much from the dial colour
 RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe down to this
-HAND_ZONE = 0.92  # hands are searched inside this fraction of the dial radius
-MIN_HAND = 0.4  # rays shorter than this fraction of the longest ray are tails / stubs
+HAND_ZONE = 0.995  # hands are searched inside this fraction of the dial radius
+MARK_ZONE = 0.93  # numerals and ticks are looked for inside this fraction (the rim is outside)
+NEEDLE_SLOPE = 0.06  # a needle's width changes less than this per pixel along it
+MIN_HAND = 0.3  # rays shorter than this fraction of the longest ray are tails / stubs
 MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
 MINUTE_OVER_NEEDLE = 0.71  # a minute hand is longer than this fraction of the second hand
@@ -348,27 +350,184 @@ def _hour_residual(hour_angle: float, minute: int, second: int) -> tuple[int, fl
     return h % 12, abs(x - h)
 
 
-def read_clock(image: Image.Image) -> ClockTime | None:
-    """Read the time shown by an analogue clock image; None when it is not readable."""
-    rgb = np.ascontiguousarray(np.asarray(image.convert("RGB") if image.mode != "RGB" else image))
-    if max(rgb.shape[:2]) > MAX_SIDE:  # large images carry no extra information worth the time
-        scale = MAX_SIDE / max(rgb.shape[:2])
-        size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
-        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-    found = _find_dial(rgb)
-    if found is None:
-        return None
-    cx, cy, radius = found
-    dial = _dial_color(rgb, cx, cy, radius)
+def _dial_ellipse(rgb: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The dial's outline as an ellipse ((cx, cy), (axis, axis), angle), found by shape.
 
+    Foreground is whatever differs from the border colour (no dial colour is assumed). The dial is
+    the widest foreground blob; when that blob is small next to all foreground together (a white
+    face on a white background without a rim: only marks and hands show), the convex hull of all
+    foreground stands for the dial. An ellipse fitted to the outline undoes stretch and
+    (approximately) slight perspective; a non-elliptic outline still gives its best ellipse.
+    """
+    h, w, _ = rgb.shape
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+    bg = np.median(border, axis=0)
+    fg = ((_max_channel_diff(rgb, bg) > BACKGROUND_DIFF) * 255).astype(np.uint8)
+    contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    contours = [c for c in contours if len(c) >= 3]
+    if not contours:
+        return None
+    boxes = [cv2.boundingRect(c) for c in contours]
+    k = max(range(len(boxes)), key=lambda i: boxes[i][2] + boxes[i][3])
+    pts_all = np.concatenate([c.reshape(-1, 2) for c in contours])
+    x0, y0 = pts_all.min(axis=0)
+    x1, y1 = pts_all.max(axis=0)
+    if boxes[k][2] + boxes[k][3] >= 0.75 * ((x1 - x0) + (y1 - y0)):
+        pts = contours[k].reshape(-1, 2)
+    else:
+        pts = cv2.convexHull(pts_all.astype(np.int32)).reshape(-1, 2)
+    if len(pts) < 5:
+        return None
+    (cx, cy), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
+    if min(a, b) < 0.2 * min(h, w) or min(a, b) < 40 or min(a, b) < 0.4 * max(a, b):
+        return None
+    return (cx, cy), (a + 1.0, b + 1.0), angle  # outline pixels lie half a pixel inside
+
+
+NORM_RADIUS = 200.0  # the dial's radius after normalisation
+
+
+def _normalise(
+    rgb: np.ndarray, ellipse: tuple[tuple[float, float], tuple[float, float], float]
+) -> np.ndarray:
+    """Map the dial ellipse onto a circle of radius NORM_RADIUS in the middle of a new image.
+
+    The map is the symmetric one (scale along the ellipse's own axes), so a clock squeezed along
+    any axis comes back unturned.
+    """
+    (cx, cy), (a, b), angle = ellipse
+    t = math.radians(angle)
+    rot = np.array([[math.cos(t), -math.sin(t)], [math.sin(t), math.cos(t)]])
+    lin = rot @ np.diag([2 * NORM_RADIUS / a, 2 * NORM_RADIUS / b]) @ rot.T
+    side = int(2 * NORM_RADIUS * 1.08)
+    c = (side - 1) / 2.0
+    offset = np.array([c, c]) - lin @ np.array([cx, cy])
+    m = np.hstack([lin, offset[:, None]])
+    border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
+    bg = tuple(float(v) for v in np.median(border, axis=0))
+    return cv2.warpAffine(
+        rgb, m, (side, side), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=bg
+    )
+
+
+def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float, float]:
+    """The hands' pivot near the dial centre: the thickest ink there (the cap, or where the
+    hands meet), which under perspective is not the centre of the outline."""
+    win = int(0.16 * radius)
+    x0, y0 = max(0, int(cx) - win), max(0, int(cy) - win)
+    patch = ink[y0 : int(cy) + win + 1, x0 : int(cx) + win + 1]
+    if not patch.any():
+        return cx, cy
+    dist = cv2.distanceTransform(patch, cv2.DIST_L2, 5)
+    ys, xs = np.mgrid[0 : patch.shape[0], 0 : patch.shape[1]]
+    score = dist - 0.14 * np.hypot(xs + x0 - cx, ys + y0 - cy)
+    k = int(np.argmax(score))
+    py, px = divmod(k, patch.shape[1])
+    if dist[py, px] < 1.5:
+        return cx, cy
+    # sub-pixel: centroid of the inscribed-disc centres within a pixel of the best
+    top = dist >= dist[py, px] - 1.0
+    near = top & (np.hypot(xs - px, ys - py) <= 3.0)
+    return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
+
+
+def _mark_angles(
+    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
+) -> np.ndarray | None:
+    """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
+    from the pivot: the direction of the ink centroid (in x, y) of the numerals and ticks near
+    each hour, re-centred a few times. NaN where an hour shows no marks (a hand covers it); None
+    when fewer than nine hours show marks."""
+    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    dx, dy = xs - centre[0], ys - centre[1]
+    d2 = dx * dx + dy * dy
+    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
+    if far.sum() < 60:
+        return None
+    dx, dy = dx[far].astype(np.float64), dy[far].astype(np.float64)
+    ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
+    found = np.full(12, np.nan)
+    for k in range(12):
+        guess = 30.0 * k
+        for _ in range(4):
+            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
+            if near.sum() < 5:
+                break
+            guess = math.degrees(math.atan2(dx[near].mean(), -dy[near].mean()))
+        else:
+            found[k] = guess % 360.0
+    if np.isnan(found).sum() > 3:
+        return None
+    return found
+
+
+def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
+    """A function from a seen hand angle to the dial angle it points at.
+
+    Without usable marks: subtract the dial's turn. Otherwise the marks' departures from their
+    hour positions are fitted, robustly, with a smooth curve (constant plus first and second
+    harmonics of the angle: a turn, a tilt, a warp); when that curve explains the marks clearly
+    better than a plain turn, hand angles are corrected by it."""
+
+    def turned(a: float) -> float:
+        return (a - rotation) % 360.0
+
+    if marks is None:
+        return turned
+    ok = ~np.isnan(marks)
+    nominal = 30.0 * np.nonzero(ok)[0]
+    dev = (marks[ok] - nominal - rotation + 180.0) % 360.0 - 180.0 + rotation
+    if np.abs(dev - rotation).max() > 25.0:
+        return turned
+    t = np.radians(nominal)
+    basis = np.column_stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)])
+    use = np.ones(len(t), bool)
+    coef = np.zeros(5)
+    for _ in range(3):  # drop marks that a hand half-hides (their centroid is off)
+        coef, *_ = np.linalg.lstsq(basis[use], dev[use], rcond=None)
+        resid = np.abs(dev - basis @ coef)
+        worst = int(np.argmax(np.where(use, resid, -1.0)))
+        if resid[worst] <= 2.0 or use.sum() <= 8:
+            break
+        use[worst] = False
+    fit_rms = float(np.sqrt(np.mean((dev - basis @ coef)[use] ** 2)))
+    flat_rms = float(np.sqrt(np.mean((dev[use] - np.median(dev[use])) ** 2)))
+    if np.hypot(*coef[3:]) < 1.5 or fit_rms > 0.6 * flat_rms:
+        turn = float(np.median(dev[use]))
+        return lambda a: (a - turn) % 360.0
+
+    def mapped(a: float) -> float:
+        x = a
+        for _ in range(3):  # solve x + dev(x) = a
+            r = math.radians(x)
+            d = coef @ np.array([1.0, math.cos(r), math.sin(r), math.cos(2 * r), math.sin(2 * r)])
+            x = a - d
+        return x % 360.0
+
+    return mapped
+
+
+@dataclass
+class _Scene:
+    """One look at a normalised dial from a pivot: the hand rays and what the angles need."""
+
+    rays: list[_Track]
+    ink: np.ndarray  # crop around the pivot
+    hands: np.ndarray  # ink connected to the pivot (crop)
+    pivot: tuple[float, float]  # in the crop
+    origin: tuple[int, int]  # crop offset in the normalised image
+
+
+def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None:
+    dial = _dial_color(rgb, cx, cy, radius)
     half = int(HAND_ZONE * radius)
     x0, y0 = max(0, int(cx) - half), max(0, int(cy) - half)
-    crop = np.ascontiguousarray(rgb[y0 : int(cy) + half + 1, x0 : int(cx) + half + 1])
-    diff = _max_channel_diff(crop, dial)
+    window = (slice(y0, int(cy) + half + 1), slice(x0, int(cx) + half + 1))
+    diff = np.ascontiguousarray(_max_channel_diff(np.ascontiguousarray(rgb[window]), dial))
     ink = ((diff > INK_DIFF) * 255).astype(np.uint8)
     ccx, ccy = cx - x0, cy - y0
 
-    # the hands: the ink that is connected to the centre
+    # the hands, roughly: the ink that is connected to the centre (for telling marks apart)
     ix, iy = round(ccx), round(ccy)
     near_centre = ink[max(0, iy - 2) : iy + 3, max(0, ix - 2) : ix + 3]
     ys, xs = np.nonzero(near_centre)
@@ -379,21 +538,30 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     cv2.floodFill(ink, fill, seed, 0, 0, 0, 8 | cv2.FLOODFILL_MASK_ONLY | (255 << 8))
     hands = fill[1:-1, 1:-1]
 
-    soft = cv2.bitwise_and(diff, cv2.dilate(hands, np.ones((3, 3), np.uint8)))
     n_r = half
     polar = cv2.warpPolar(
-        soft, (n_r, N_THETA), (ccx, ccy), n_r, flags=cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR
+        diff, (n_r, N_THETA), (ccx, ccy), n_r, flags=cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR
     )
     # (angle, radius) -> (radius, clock angle): polar rows start at 3 o'clock = 90 degrees
     polar = np.roll(polar.T, N_THETA // 4, axis=1)
-    # walk inwards from the rim until the centre cap covers half of a circle
-    covered = (polar > RUN_DIFF).mean(axis=1)
-    capped = np.nonzero(covered >= 0.5)[0]
-    r_stop = int(capped.max()) + 1 if len(capped) else 2
+    on = polar > RUN_DIFF
+    # the centre cap: from the pivot out, until it covers less than half of a circle
+    covered = on.mean(axis=1)
+    open_r = np.nonzero(covered < 0.5)[0]
+    if len(open_r) == 0:
+        return None
+    r_stop = int(open_r[0])
     if r_stop >= n_r - 1:
         return None
+    # Hands are straight runs of ink out of the pivot: keep, on every ray from the pivot, only the
+    # ink that is connected along the ray to the cap (gaps of a pixel bridged). Numerals and ticks
+    # that a hand crosses add only the sliver in line with the hand; marks that no hand reaches,
+    # rings and labels drop out.
+    bridged = cv2.morphologyEx(on.view(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 1), np.uint8))
+    run = np.logical_and.accumulate(bridged[r_stop:].astype(bool), axis=0)
+    polar = polar[r_stop:] * run
     r_first = n_r - 1
-    runs = _polar_runs(np.ascontiguousarray(polar[r_stop:][::-1]), r_first)
+    runs = _polar_runs(np.ascontiguousarray(polar[::-1]), r_first)
     if runs is None:
         return None
     tracks = [
@@ -407,19 +575,283 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     if longest < 0.15 * radius:
         return None
     rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
+    return _Scene(_distinct(rays), ink, hands, (ccx, ccy), (x0, y0))
 
-    rotation = _rotation(ink, hands, (ccx, ccy), half)
+
+def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
+    """Where the hands' axes cross (least squares over the straight middle of every ray), in
+    normalised image coordinates; None unless two rays at a clear angle are seen; (nan, nan)
+    when three or more axes clearly miss one common point."""
+    lines = []
+    for t in scene.rays:
+        r, c, _ = t.arrays()
+        keep = (r >= 0.3 * t.tip) & (r <= 0.85 * t.tip)
+        if keep.sum() < 6:
+            continue
+        a = np.radians(c[keep] * BIN_DEG)
+        x = scene.pivot[0] + r[keep] * np.sin(a)
+        y = scene.pivot[1] - r[keep] * np.cos(a)
+        pts = np.column_stack([x, y])
+        mean = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mean)
+        lines.append((mean, vt[0]))
+    if len(lines) < 2:
+        return None
+    m = np.zeros((2, 2))
+    v = np.zeros(2)
+    for p, d in lines:
+        proj = np.eye(2) - np.outer(d, d)
+        m += proj
+        v += proj @ p
+    if np.linalg.eigvalsh(m)[0] < 0.25:  # the axes are (nearly) parallel
+        return None
+    sol = np.linalg.solve(m, v)
+    # Three or more axes that do not pass through one point: hands drawn beside their pivot
+    # (an off-centre rectangle), not a view to correct.
+    miss = [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (sol - p))) for p, d in lines]
+    if len(lines) >= 3 and max(miss) > 0.8:
+        return math.nan, math.nan
+    return float(sol[0] + scene.origin[0]), float(sol[1] + scene.origin[1])
+
+
+def read_clock(image: Image.Image) -> ClockTime | None:
+    """Read the time shown by an analogue clock image; None when it is not readable."""
+    rgb = np.ascontiguousarray(np.asarray(image.convert("RGB") if image.mode != "RGB" else image))
+    if max(rgb.shape[:2]) > MAX_SIDE:  # large images carry no extra information worth the time
+        scale = MAX_SIDE / max(rgb.shape[:2])
+        size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
+        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+    ellipse = _dial_ellipse(rgb)
+    if ellipse is None:
+        return None
+    rgb = _normalise(rgb, ellipse)
+    centre = (rgb.shape[0] - 1) / 2.0
+    radius = NORM_RADIUS
+    dial = _dial_color(rgb, centre, centre, radius)
+    full_ink = ((_max_channel_diff(rgb, dial) > INK_DIFF) * 255).astype(np.uint8)
+    cx, cy = _pivot(full_ink, centre, centre, radius)
+    scene = _look(rgb, cx, cy, radius)
+    if scene is None:
+        return None
+    for _ in range(2):
+        # The hands pivot where their axes meet (under perspective not at the outline's centre;
+        # without a cap not where the ink is thickest). Undoing the perspective from that point
+        # (its polar line is the image of the line at infinity) was tried and read worse than
+        # keeping the view and letting the marks' fitted curve correct the angles.
+        meet = _axes_meet(scene)
+        if meet is not None and math.isnan(meet[0]):
+            # Hands drawn beside their pivot (off-centre rectangles, no cap): neither their
+            # thickest ink nor their axes mark the pivot; the outline's centre does.
+            if math.hypot(cx - centre, cy - centre) > 1.5:
+                scene = _look(rgb, centre, centre, radius) or scene
+            break
+        if meet is None or not 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
+            break
+        cx, cy = meet
+        scene = _look(rgb, cx, cy, radius) or scene
+    rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
+
+    rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
+    to_dial = _angle_mapper(_mark_angles(ink, hands, pivot, MARK_ZONE * radius), rotation)
+    if len(rays) >= 3:
+        odd = _odd_colour(rays[:4], rgb, dial, scene)
+        return _assign_by_consistency(rays, radius, to_dial, odd)
     second_a, minute_a, hour_a = _identify(rays, radius)
     second = 0
     if second_a is not None:
-        second = round(((second_a - rotation) % 360.0) / 6.0) % 60
-    minute = round(((minute_a - rotation - 0.1 * second) % 360.0) / 6.0) % 60
+        second = round(to_dial(second_a) / 6.0) % 60
+    minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
     if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
-        cands = [_hour_residual(a - rotation, minute, second) for a in hour_a]
+        cands = [_hour_residual(to_dial(a), minute, second) for a in hour_a]
         hour = min(cands, key=lambda c: c[1])[0]
     else:
-        hour = _hour_residual(hour_a - rotation, minute, second)[0]
+        hour = _hour_residual(to_dial(hour_a), minute, second)[0]
     return ClockTime(hour or 12, minute, second)
+
+
+def _track_angle(t: _Track) -> float:
+    a = _angle(t, 0.55 * t.tip, t.tip - 2)
+    return a if a is not None else t.centres[0] * BIN_DEG
+
+
+def _mid_width(t: _Track, contrast: float) -> float:
+    r, _, w = t.arrays(contrast)
+    keep = (r >= 0.45 * t.tip) & (r <= 0.8 * t.tip)
+    return float(np.median(w[keep])) if keep.any() else _outer_width(t, contrast)
+
+
+def _tapered(t: _Track, contrast: float) -> bool:
+    """A hand that narrows gradually all the way to its point (leaf, sword, tapered): its width
+    falls from near the pivot through the middle to near the tip, and no short stretch holds
+    most of that fall (a needle lying over a wider hand shows the whole rise in one step)."""
+    r, _, w = t.arrays(contrast)
+    outer = w[(r >= 0.8 * t.tip) & (r <= 0.88 * t.tip)]
+    inner = w[(r >= 0.3 * t.tip) & (r <= 0.45 * t.tip)]
+    if len(outer) < 3 or len(inner) < 3:
+        return False
+    w_out, w_in = float(np.median(outer)), float(np.median(inner))
+    rise = w_in - w_out
+    if rise < 1.0 or w_in < 1.6 * max(w_out, 0.3):
+        return False
+    middle = w[(r >= 0.6 * t.tip) & (r <= 0.68 * t.tip)]
+    if len(middle) < 3 or not w_in >= float(np.median(middle)) >= 1.3 * max(w_out, 0.3):
+        return False  # not narrowing all along: a needle over a shorter, wider hand
+    # a needle's end stays parallel for a while; a point widens at once
+    end = w[(r <= t.tip - 3) & (r >= t.tip - 8)]
+    if len(end):
+        w_end = max(float(np.median(end)), 0.3)
+        wide = np.nonzero((w >= 1.5 * w_end) & (r <= t.tip - 3))[0]
+        if len(wide) and t.tip - float(r[wide[0]]) >= 0.12 * t.tip:
+            return False
+    ws = w[(r >= 0.3 * t.tip) & (r <= 0.88 * t.tip)]  # tip side first
+    if len(ws) < 12:
+        return False
+    ws = np.convolve(ws, np.ones(3) / 3.0, mode="valid")
+    jump = float(np.max(ws[3:] - ws[:-3]))
+    return jump < 0.3 * rise
+
+
+def _needle(t: _Track, contrast: float, radius: float) -> bool:
+    """A second hand's end: thin (below THIN_HAND of the dial radius) with parallel sides. The
+    pointed end of a sword, leaf or tapered hand is as thin at its very tip but widens inwards.
+    A needle that ends on a tick mark looks wide there (the mark's ink in line with it), so a ray
+    whose middle is needle-thin is a needle whatever its end looks like."""
+    if _tapered(t, contrast):
+        return False
+    if _mid_width(t, contrast) < THIN_HAND * radius:
+        return True
+    if _outer_width(t, contrast) >= THIN_HAND * radius:
+        return False
+    r, _, w = t.arrays(contrast)
+    # A needle over a wider hand stays parallel from its tip to where the other hand begins; a
+    # sword's, leaf's or tapered hand's point keeps widening all along its thin part.
+    rho_wide = _first_rise(r, w, t.tip - 2, THIN_HAND * radius, 1.0, window=3)
+    if rho_wide is not None:
+        part = w[(r <= t.tip - 2) & (r > rho_wide)]  # tip first
+        if len(part) >= 8:
+            q = len(part) // 4
+            if float(np.median(part[-q:])) > 1.8 * max(float(np.median(part[:q])), 0.4):
+                return False
+    keep = (r >= t.tip - max(6.0, 0.06 * t.tip)) & (r <= t.tip - 2)
+    if keep.sum() < 4:
+        return True
+    slope = np.polyfit(r[keep], w[keep], 1)[0]  # width per pixel of radius (negative: widens in)
+    return bool(slope > -NEEDLE_SLOPE)
+
+
+def _distinct(rays: list[_Track]) -> list[_Track]:
+    """One ray per direction: a hand whose outline splits near its tip (an arrow head, a numeral
+    it crosses) can leave a second, shorter track along the same direction."""
+    kept: list[tuple[_Track, float]] = []
+    for t in rays:  # longest first
+        a = _track_angle(t)
+        fragment = min(t.radii) > 0.6 * t.tip  # seen only near its own end
+        if not fragment or all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
+            kept.append((t, a))
+    return [t for t, _ in kept]
+
+
+def _ray_colour(t: _Track, rgb: np.ndarray, dial: np.ndarray, scene: _Scene) -> np.ndarray:
+    """Median colour of a ray's middle, minus the dial colour."""
+    r, c, _ = t.arrays()
+    keep = (r >= 0.35 * t.tip) & (r <= 0.85 * t.tip)
+    if not keep.any():
+        return np.zeros(3)
+    a = np.radians(c[keep] * BIN_DEG)
+    x = np.rint(scene.origin[0] + scene.pivot[0] + r[keep] * np.sin(a)).astype(int)
+    y = np.rint(scene.origin[1] + scene.pivot[1] - r[keep] * np.cos(a)).astype(int)
+    ok = (x >= 0) & (y >= 0) & (x < rgb.shape[1]) & (y < rgb.shape[0])
+    if not ok.any():
+        return np.zeros(3)
+    return np.median(rgb[y[ok], x[ok]].astype(np.float64), axis=0) - dial
+
+
+def _odd_colour(rays: list[_Track], rgb: np.ndarray, dial: np.ndarray, scene: _Scene) -> list[bool]:
+    """Per ray: drawn in a colour of its own while all other rays share one colour (a red
+    second hand beside grey hands). Colours are compared as directions away from the dial
+    colour, so a thin, anti-aliased needle (a paler shade of its colour) still matches itself."""
+    vecs = [_ray_colour(t, rgb, dial, scene) for t in rays]
+    units = [v / n if (n := float(np.linalg.norm(v))) > 20 else None for v in vecs]
+    out = []
+    for i, u in enumerate(units):
+        others = [w for j, w in enumerate(units) if j != i]
+        if u is None or len(others) < 2 or any(w is None for w in others):
+            out.append(False)
+            continue
+        alike = all(float(a @ b) > 0.97 for k, a in enumerate(others) for b in others[k + 1 :])
+        out.append(alike and all(float(u @ w) < 0.9 for w in others))
+    return out
+
+
+def _assign_by_consistency(
+    rays: list[_Track],
+    radius: float,
+    to_dial,  # noqa: ANN001
+    odd: list[bool] | None = None,
+) -> ClockTime:
+    """Second, minute and hour hands among three or more rays, chosen by how well the readings
+    agree with each other (the minute hand sits 0.1 deg per second past its minute, the hour hand
+    0.5 deg per minute past its hour) plus generic conventions (the second hand is the thinnest
+    and needle-thin, the hour hand is shorter than the minute hand). A clock with an extra ray
+    and no second hand (a tail, a crossed mark) is a hypothesis too."""
+    rays = rays[:4]
+    contrast = max(t.contrast for t in rays)
+    info = [
+        (t.tip, to_dial(_track_angle(t)), _mid_width(t, contrast), _outer_width(t, contrast))
+        for t in rays
+    ]
+    needles = [_needle(t, contrast, radius) for t in rays]
+    odd = odd or [False] * len(rays)
+    best: tuple[float, ClockTime] | None = None
+    n = len(info)
+    for si in [*range(n), None]:
+        for mi in range(n):
+            for hi in range(n):
+                if len({si, mi, hi}) < 3 or mi == hi:
+                    continue
+                tip_m, a_m, w_m, _ = info[mi]
+                tip_h, a_h, w_h, _ = info[hi]
+                penalty = 0.0
+                if tip_h > 1.05 * tip_m:
+                    penalty += 1.0
+                elif tip_h >= tip_m - 2:  # hands of (nearly) one length: the wider is the hour
+                    penalty += 0.3
+                if w_h < 0.8 * w_m:
+                    penalty += 0.3
+                if any(odd[k] for k in range(n) if k != si):
+                    penalty += 1.0  # a hand in a colour of its own is the second hand
+                if si is None:
+                    second = 0
+                    sec_frac = 0.0
+                    m_cont = a_m / 6.0
+                    minute = round(m_cont) % 60
+                    penalty += 0.8 * (n - 2)
+                    r_m = 0.0
+                else:
+                    tip_s, a_s, w_s, o_s = info[si]
+                    if not (needles[si] or odd[si]):
+                        penalty += 2.0
+                    if w_s > min(w_m, w_h) and not odd[si]:
+                        penalty += 0.5
+                    if tip_s < 0.9 * tip_m:
+                        penalty += 0.3
+                    if tip_s < max(tip_m, tip_h) - 2:  # a second hand is usually the longest
+                        penalty += 0.4
+                    penalty += 0.6 * (n - 3)
+                    second = round(a_s / 6.0) % 60
+                    sec_frac = second / 60.0
+                    x = ((a_m - 0.1 * second) % 360.0) / 6.0
+                    minute = round(x) % 60
+                    r_m = abs(x - round(x))
+                    m_cont = minute + sec_frac
+                hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
+                r_h = abs(hx - round(hx))
+                score = 2.0 * r_m + 2.0 * r_h + penalty
+                reading = ClockTime(round(hx) % 12 or 12, minute, second)
+                if best is None or score < best[0]:
+                    best = (score, reading)
+    assert best is not None
+    return best[1]
 
 
 def _identify(
@@ -443,7 +875,7 @@ def _identify(
     # A needle narrower than a pixel or two never shows its full ink strength, so its width is
     # measured against the strongest hand ink of the clock rather than its own.
     contrast = max(t.contrast for t in rays)
-    has_second = _outer_width(first, contrast) < THIN_HAND * radius
+    has_second = _needle(first, contrast, radius)
     if not has_second:
         minute = full_angle(first)
         hour = full_angle(rays[1]) if len(rays) > 1 else minute

@@ -43,7 +43,7 @@ def clock_prompt(question: str, png: tuple[Any, str, bytes]) -> tuple[Message, d
 class ClockQA(Task):
     name = "clockqa"
     suite = "lost_in_time"
-    version = "1"
+    version = "2"  # 2: realistic faces by default (issue 19); look=classic gives version 1's faces
     description = (
         "Read analogue clocks (six styles); gold H:MM:SS; paper's EM, MAE, hour/min errors"
     )
@@ -52,6 +52,7 @@ class ClockQA(Task):
         "styles": list(CLOCK_STYLES),
         "size": 420,
         "rotate": False,
+        "look": "realistic",
         "format_hint": True,
     }
     group_by = ("style",)
@@ -59,8 +60,10 @@ class ClockQA(Task):
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
         from chronoeval.render.clock import (
+            LOOKS,
             render_clock,
             sample_face,
+            sample_realistic_face,
             sample_time,
         )
         from chronoeval.render.png import encode_png
@@ -71,19 +74,28 @@ class ClockQA(Task):
                 raise DataError(
                     f"unknown clock style {s!r}; known: {', '.join(CLOCK_STYLES)}", field="styles"
                 )
+        look = str(params["look"])
+        if look not in LOOKS:
+            raise DataError(f"unknown clock look {look!r}; known: {', '.join(LOOKS)}", field="look")
         question = QUESTION + (FORMAT_HINT if params["format_hint"] else "")
         for i in range(int(params["n"])):
             style = styles[i % len(styles)]
             rng = random.Random(f"clockqa:{seed}:{i}")
-            face = sample_face(style, rng, size=int(params["size"]), rotate=bool(params["rotate"]))
+            if look == "classic":
+                face = sample_face(
+                    style, rng, size=int(params["size"]), rotate=bool(params["rotate"])
+                )
+            else:
+                face = sample_realistic_face(style, rng, size=int(params["size"]))
             time = sample_time(style, rng)
             item_id = f"clock-{i:05d}"
+            metadata: dict[str, Any] = {"style": style}
+            if look != "classic":
+                metadata.update(look=look, design=face.design, distortion=face.distortion)
             png = encode_png(render_clock(time, face))
             message, images = clock_prompt(question, image_part(f"{item_id}.png", png))
             yield BuiltItem(
-                Item(
-                    item_id, self.suite, self.name, (message,), str(time), metadata={"style": style}
-                ),
+                Item(item_id, self.suite, self.name, (message,), str(time), metadata=metadata),
                 images,
             )
 
