@@ -22,7 +22,9 @@ def test_default_job_runs_offline_and_writes_everything(tmp_path: Path) -> None:
     assert (root / "report.html").is_file()  # the two models compared in one report
     ref = json.loads((root / "reference" / "results.json").read_text())["tasks"]
     rnd = json.loads((root / "random" / "results.json").read_text())["tasks"]
-    assert ref["clockqa"]["metrics"]["overall"]["em"]["value"] >= 0.99
+    # realistic faces by default (issue 19): the reference reader's measured level there is ~94%
+    # hour:minute (docs/benchmarks.md); far above chance, well below the classic faces' 100%
+    assert ref["clockqa"]["metrics"]["overall"]["em"]["value"] >= 0.85
     assert ref["calendarqa"]["metrics"]["overall"]["accuracy"]["value"] >= 0.99
     assert rnd["clockqa"]["metrics"]["overall"]["em"]["value"] < 0.05
     assert rnd["calendarqa"]["metrics"]["overall"]["accuracy"]["value"] < 0.5

@@ -277,6 +277,9 @@ def test_report_survives_a_decompression_bomb(tmp_path: Path, monkeypatch) -> No
     res = api.run(["clockqa"], "constant:1:00:00", data=ds.root, run_dir=out, progress=False)
     assert res.results["complete"]
     monkeypatch.setattr(Image, "MAX_IMAGE_PIXELS", 200)  # 32x32 is past twice the limit
+    from chronoeval.report import memo
+
+    memo.clear()  # thumbnails are kept per process by sha256; another test drew these bytes
     html = api.report([out], out=tmp_path / "report.html").html.read_text()
     assert "Problems" in html and "decompression bomb" in html.lower()
 
