@@ -274,6 +274,9 @@ class Table:
     spec: TableSpec
     rows: list[Row]
     average: dict[str, float | None] = field(default_factory=dict)
+    groups: list[tuple[str, list[str], dict[str, float | None]]] = field(default_factory=list)
+    """Model groups (``--group``) of a table with an average row: (name, member models in row
+    order, the unweighted mean of each column over the members that have a value)."""
 
 
 def _seed_key(run: RunData, task: str) -> str:
@@ -344,7 +347,45 @@ def _one_seed(
     return got
 
 
-def build_table(spec: TableSpec, runs: list[RunData]) -> Table:
+Groups = dict[str, list[str]]
+"""Group name -> model names (``chronoeval tables --group NAME=MODEL,MODEL``)."""
+
+
+def parse_groups(values: Sequence[str]) -> Groups:
+    """``NAME=MODEL,MODEL`` options as groups; a malformed option or a model named in two groups
+    is a one-line error."""
+    out: Groups = {}
+    seen: dict[str, str] = {}
+    for v in values:
+        name, eq, members = v.partition("=")
+        models = [m.strip() for m in members.split(",") if m.strip()]
+        if not eq or not name.strip() or not models:
+            raise ChronoevalError(f"--group {v!r}: expected NAME=MODEL[,MODEL...]")
+        name = name.strip()
+        if name in out:
+            raise ChronoevalError(f"--group {name!r} is given twice")
+        for m in models:
+            if m in seen:
+                raise ChronoevalError(f"--group: model {m!r} is in groups {seen[m]!r} and {name!r}")
+            seen[m] = name
+        out[name] = models
+    return out
+
+
+def _check_groups(groups: Groups, models: Sequence[str]) -> None:
+    for name, members in groups.items():
+        for m in members:
+            if m not in models:
+                raise ChronoevalError(
+                    f"--group {name}: model {m!r} is in none of the runs "
+                    f"(models: {', '.join(models)})"
+                )
+
+
+def build_table(spec: TableSpec, runs: list[RunData], groups: Groups | None = None) -> Table:
+    """The table over ``runs``. With ``groups`` (and a spec with an average row), rows come in
+    group order (each group's models in the order given, ungrouped models last) and each group
+    gets its average row, as the paper's "Closed-Source Average" / "Open-Source Average"."""
     per_model = model_records(runs, spec.tasks(), spec.row_name)
     rows = []
     for model, tasks in per_model.items():
@@ -398,7 +439,27 @@ def build_table(spec: TableSpec, runs: list[RunData]) -> Table:
         ranked.sort(key=lambda r: r.cells[col.key].value, reverse=bool(col.higher))  # type: ignore[arg-type,return-value]
         for i, r in enumerate(ranked, start=1):
             r.rank = i
+    if groups and spec.average_row:
+        by_model = {r.model: r for r in rows}
+        present_groups = {g: [m for m in ms if m in by_model] for g, ms in groups.items()}
+        ordered: list[Row] = []
+        for name, members in present_groups.items():
+            if not members:
+                continue
+            ordered += [by_model[m] for m in members]
+            avg: dict[str, float | None] = {}
+            for col in spec.columns:
+                vals = [v for m in members if (v := by_model[m].cells[col.key].value) is not None]
+                avg[col.key] = float(np.mean(vals)) if vals else None
+            table.groups.append((name, members, avg))
+        grouped = {m for _, ms, _ in table.groups for m in ms}
+        table.rows = ordered + [r for r in rows if r.model not in grouped]
     return table
+
+
+def _group_after(table: Table) -> dict[str, tuple[str, dict[str, float | None]]]:
+    """Last member model of each group -> (group name, its averages): where its row goes."""
+    return {ms[-1]: (name, avg) for name, ms, avg in table.groups}
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -437,6 +498,7 @@ def to_markdown(table: Table) -> str:
     if spec.note:
         lines += [spec.note, ""]
     lines += ["| " + " | ".join(_md_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    after = _group_after(table)
     for row in table.rows:
         cells = [_md_cell(row.model)]
         for c in spec.shown:
@@ -445,6 +507,10 @@ def to_markdown(table: Table) -> str:
         if spec.rank_by:
             cells.append("—" if row.rank is None else str(row.rank))
         lines.append("| " + " | ".join(cells) + " |")
+        if row.model in after:
+            name, gavg = after[row.model]
+            g = [_md_cell(f"{name} Average")] + [_num(gavg[c.key], c.digits) for c in spec.shown]
+            lines.append("| " + " | ".join(g + (["—"] if spec.rank_by else [])) + " |")
     if spec.average_row:
         avg = ["Average"] + [_num(table.average[c.key], c.digits) for c in spec.shown]
         lines.append("| " + " | ".join(avg + (["—"] if spec.rank_by else [])) + " |")
@@ -518,6 +584,7 @@ def to_latex(table: Table) -> str:
     if spec.rank_by:
         head.append("Rank")
     out += [" & ".join(head) + r" \\", r"\midrule"]
+    after = _group_after(table)
     for row in table.rows:
         cells = [tex_escape(row.model)]
         for c in cols:
@@ -534,8 +601,15 @@ def to_latex(table: Table) -> str:
         if spec.rank_by:
             cells.append("--" if row.rank is None else str(row.rank))
         out.append(" & ".join(cells) + r" \\")
+        if row.model in after:
+            name, gavg = after[row.model]
+            g = [tex_escape(f"{name} Average")]
+            g += [_num(gavg[c.key], c.digits).replace("—", "--") for c in cols]
+            out += [r"\midrule", " & ".join(g + (["--"] if spec.rank_by else [])) + r" \\"]
+            out.append(r"\midrule")
     if spec.average_row:
-        out.append(r"\midrule")
+        if out[-1] != r"\midrule":
+            out.append(r"\midrule")
         avg = ["Average"] + [_num(table.average[c.key], c.digits).replace("—", "--") for c in cols]
         out.append(" & ".join(avg + (["--"] if spec.rank_by else [])) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}", ""]
@@ -570,6 +644,12 @@ def csv_rows(table: Table) -> list[dict[str, Any]]:
                     "rank": row.rank,
                 }
             )
+    for name, members, gavg in table.groups:
+        for c in table.spec.shown:
+            out.append({"table": table.spec.name, "model": f"{name} Average", "group": c.group,
+                        "column": c.label, "value": gavg[c.key], "ci95_low": None,
+                        "ci95_high": None, "n": len(members), "seeds": None, "seed_sd": None,
+                        "best": 0, "rank": None})  # fmt: skip
     return out
 
 
@@ -592,6 +672,7 @@ def to_html(table: Table) -> str:
     if spec.rank_by:
         head += "<th>Rank</th>"
     body = []
+    after = _group_after(table)
     for row in table.rows:
         tds = []
         for c in spec.shown:
@@ -600,6 +681,11 @@ def to_html(table: Table) -> str:
         if spec.rank_by:
             tds.append(f"<td>{'—' if row.rank is None else row.rank}</td>")
         body.append(f"<tr><td>{e(row.model)}</td>{''.join(tds)}</tr>")
+        if row.model in after:
+            name, gavg = after[row.model]
+            g = "".join(f"<td>{e(_num(gavg[c.key], c.digits))}</td>" for c in spec.shown)
+            rank = "<td>—</td>" if spec.rank_by else ""
+            body.append(f"<tr><td>{e(name)} Average</td>{g}{rank}</tr>")
     if spec.average_row:
         avg = "".join(f"<td>{e(_num(table.average[c.key], c.digits))}</td>" for c in spec.shown)
         body.append(f"<tr><td>Average</td>{avg}{'<td>—</td>' if spec.rank_by else ''}</tr>")
@@ -634,22 +720,29 @@ def suite_runs(suite: str, run_dirs: list[Path]) -> list[RunData]:
     return [load_run(d, label=str(d)) for d in expand_run_dirs(run_dirs)]
 
 
-def build_tables(suite: str, runs: list[RunData]) -> list[Table]:
+def build_tables(suite: str, runs: list[RunData], groups: Groups | None = None) -> list[Table]:
     specs = suite_tables(suite)
     wanted = {t for s in specs for t in s.tasks()}
     if not any(t in wanted for r in runs for t in r.tasks):
         raise ChronoevalError(
             f"none of the runs has a task of suite {suite!r} ({', '.join(sorted(wanted))})"
         )
-    return [
-        build_table(s, runs) for s in specs if any(t in r.tasks for r in runs for t in s.tasks())
+    tables = [
+        build_table(s, runs, groups)
+        for s in specs
+        if any(t in r.tasks for r in runs for t in s.tasks())
     ]
+    if groups:
+        _check_groups(groups, list(dict.fromkeys(r.model for t in tables for r in t.rows)))
+    return tables
 
 
-def write_tables(suite: str, run_dirs: list[Path], out: Path) -> dict[str, Path]:
+def write_tables(
+    suite: str, run_dirs: list[Path], out: Path, groups: Groups | None = None
+) -> dict[str, Path]:
     """``chronoeval tables``: ``<out>/<suite>_tables.md``, ``.tex`` and ``.csv``."""
     runs = suite_runs(suite, run_dirs)
-    tables = build_tables(suite, runs)
+    tables = build_tables(suite, runs, groups)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
         "markdown": out / f"{suite}_tables.md",
