@@ -93,9 +93,13 @@ class Mean:
     unit: str | None = None
     reduce: Callable[[Records], float | None] | None = None
     exclude: tuple[tuple[str, Any], ...] = ()
+    select: Callable[[SampleRecord], bool] | None = None
+    """A record filter beyond metadata equality (e.g. :class:`InRange`: a confidence bin)."""
 
     def unit_values(self, records: Records) -> list[float]:
         recs = _where(records, self.where, self.exclude)
+        if self.select is not None:
+            recs = [r for r in recs if self.select(r)]
         if self.unit is None:
             vals = [record_value(r, self.score) for r in recs]
             return [v for v in vals if v is not None]
@@ -118,6 +122,47 @@ class Mean:
         if len(vals) == 0:
             return None, None, 0
         return float(vals.mean()), bootstrap_replicates(vals, seed=task_seed(self.task)), len(vals)
+
+
+@dataclass(frozen=True)
+class InRange:
+    """Record filter: ``lo <= value <= hi`` (a bound None is open), where value is
+    ``record.scores[key]`` or, for ``key="target"``, the gold as a number; ``missing=True``
+    selects the records whose value is None instead (e.g. no readable confidence)."""
+
+    key: str
+    lo: float | None = None
+    hi: float | None = None
+    missing: bool = False
+
+    def __call__(self, record: SampleRecord) -> bool:
+        raw = record.target if self.key == "target" else record.scores.get(self.key)
+        try:
+            v = None if raw is None else float(raw)
+        except (TypeError, ValueError):
+            v = None
+        if self.missing:
+            return v is None
+        return (
+            v is not None
+            and (self.lo is None or v >= self.lo)
+            and (self.hi is None or v <= self.hi)
+        )
+
+
+@dataclass(frozen=True)
+class Count:
+    """The number of records (of ``task``, matching ``where`` and ``select``) that have a value
+    of ``score``: a table's "Num" column. No interval; shown with ``scale=1``."""
+
+    task: str
+    score: str
+    where: tuple[tuple[str, Any], ...] = ()
+    select: Callable[[SampleRecord], bool] | None = None
+
+    def compute(self, records: Records) -> tuple[float | None, np.ndarray | None, int]:
+        n = len(Mean(self.task, self.score, self.where, select=self.select).unit_values(records))
+        return float(n), None, n
 
 
 @dataclass(frozen=True)
