@@ -266,15 +266,24 @@ class TableSpec:
     row_name: Callable[[RunData, str], str] | None = None
     """The row a run's task belongs to (default: the run's model), e.g. the judged model of a
     judge run."""
+    variants: tuple[tuple[str, Callable[[Records], bool]], ...] = ()
+    """Run variants of a task: ``(suffix, test)``; a run's records of task ``t`` that pass
+    ``test`` are filed as task ``t+suffix`` (a column source names ``"seeing_year+rag"``), so a
+    model's zero-shot and retrieval-augmented runs are two columns, not two seeds."""
 
     @property
     def shown(self) -> tuple[Col, ...]:
         return tuple(c for c in self.columns if not c.hidden)
 
     def tasks(self) -> list[str]:
+        """The task keys its columns read (a variant key ``t+suffix`` included)."""
         return list(
             dict.fromkeys(c.source.task for c in self.columns if not isinstance(c.source, Combine))
         )
+
+    def run_tasks(self) -> list[str]:
+        """The task names runs must have for this table (variant suffixes removed)."""
+        return list(dict.fromkeys(t.split("+", 1)[0] for t in self.tasks()))
 
 
 def has_tables(suite: str) -> bool:
@@ -334,24 +343,33 @@ def model_records(
     runs: list[RunData],
     tasks: list[str],
     row_name: Callable[[RunData, str], str] | None = None,
+    variants: Sequence[tuple[str, Callable[[Records], bool]]] = (),
 ) -> dict[str, dict[str, dict[str, Records]]]:
     """model → task → seed key → records, models in the order first given. The same model, task
-    and seed twice is an error naming both run directories."""
+    and seed twice is an error naming both run directories. ``variants``: see
+    :attr:`TableSpec.variants` (the task key becomes ``task+suffix``)."""
     out: dict[str, dict[str, dict[str, Records]]] = {}
     where: dict[tuple[str, str, str], Path] = {}
     for run in runs:
-        for task in run.tasks:
+        for run_task in run.tasks:
+            task = run_task
+            if variants:
+                recs = run.task_records(run_task)
+                task = next(
+                    (f"{run_task}+{sfx}" for sfx, test in variants if recs and test(recs)),
+                    run_task,
+                )
             if task not in tasks:
                 continue
-            key = _seed_key(run, task)
-            model = row_name(run, task) if row_name else run.model
+            key = _seed_key(run, run_task)
+            model = row_name(run, run_task) if row_name else run.model
             if (model, task, key) in where:
                 raise ChronoevalError(
                     f"{task}: model {model!r} with {key} is in both {where[(model, task, key)]}"
                     f" and {run.run_dir}; give one run per model and seed"
                 )
             where[(model, task, key)] = run.run_dir
-            out.setdefault(model, {}).setdefault(task, {})[key] = run.task_records(task)
+            out.setdefault(model, {}).setdefault(task, {})[key] = run.task_records(run_task)
     return out
 
 
@@ -431,7 +449,7 @@ def build_table(spec: TableSpec, runs: list[RunData], groups: Groups | None = No
     """The table over ``runs``. With ``groups`` (and a spec with an average row), rows come in
     group order (each group's models in the order given, ungrouped models last) and each group
     gets its average row, as the paper's "Closed-Source Average" / "Open-Source Average"."""
-    per_model = model_records(runs, spec.tasks(), spec.row_name)
+    per_model = model_records(runs, spec.tasks(), spec.row_name, spec.variants)
     rows = []
     for model, tasks in per_model.items():
         keys = sorted({k for seeds in tasks.values() for k in seeds})
@@ -767,7 +785,7 @@ def suite_runs(suite: str, run_dirs: list[Path]) -> list[RunData]:
 
 def build_tables(suite: str, runs: list[RunData], groups: Groups | None = None) -> list[Table]:
     specs = suite_tables(suite)
-    wanted = {t for s in specs for t in s.tasks()}
+    wanted = {t for s in specs for t in s.run_tasks()}
     if not any(t in wanted for r in runs for t in r.tasks):
         raise ChronoevalError(
             f"none of the runs has a task of suite {suite!r} ({', '.join(sorted(wanted))})"
@@ -775,7 +793,7 @@ def build_tables(suite: str, runs: list[RunData], groups: Groups | None = None) 
     tables = [
         build_table(s, runs, groups)
         for s in specs
-        if any(t in r.tasks for r in runs for t in s.tasks())
+        if any(t in r.tasks for r in runs for t in s.run_tasks())
     ]
     if groups:
         _check_groups(groups, list(dict.fromkeys(r.model for t in tables for r in t.rows)))

@@ -1,14 +1,16 @@
-"""Seeing Time's tables (paper Tables III, IV, VII) as declarative specs for
+"""Seeing Time's tables (paper Tables III–VIII) as declarative specs for
 :mod:`chronoeval.report.paper_tables`.
 
 Table III: Artifacts ACC_A and 50·(1+τ), Shortcut ACC_B / ACC_1 / ACC_2 / Δ_ACC, News ACC_Y / MAE /
 ACC_M, the composite Score S (the suite's own :func:`~chronoeval.suites.seeing_time.metrics.composite`,
 Eq. 6–9, applied to the point values and to the bootstrap replicates) and the Rank by S, with the
-average over models. Δ_ACC is resampled over shortcut *pairs* (its two grey conditions together).
-Table IV (the paper's layout): per domain ACC_1, ACC_2 and Δ_ACC with the CoT prompt, and the
-average over models; an extended Table IV (ours): Δ_ACC per domain without and with CoT. Table
-VII: Δ without CoT, with CoT, and the change (Δ_CoT − Δ_plain). Δ columns mark no "best": a Δ near 0 is what the paper
-rewards (S_S uses 1 − |Δ|), neither end of the column.
+average over models (and per ``--group``). Δ_ACC is resampled over shortcut *pairs* (its two grey
+conditions together). Table IV (the paper's layout): per domain ACC_1, ACC_2 and Δ_ACC with the CoT
+prompt; an extended Table IV (ours): Δ_ACC per domain without and with CoT. Tables V and VI:
+confidence bins and confidence per period of ``seeing_year_conf``, rows = models. Table VII: Δ
+without CoT, with CoT, and the change (Δ_CoT − Δ_plain). Table VIII: zero-shot vs
+retrieval-augmented runs (the ``+rag`` variant). Δ columns mark no "best": a Δ near 0 is what the
+paper rewards (S_S uses 1 − |Δ|), neither end of the column.
 """
 
 from __future__ import annotations
@@ -25,6 +27,22 @@ from chronoeval.report.paper_tables import (
     difference,
 )
 from chronoeval.suites.seeing_time.metrics import CONFIDENCE_BINS, composite
+
+
+def has_rag(records: list) -> bool:
+    """A run of a task with retrieved passages (the ``rag_corpus`` parameter or the rag-pipeline's
+    dataset): every item carries ``metadata.rag``."""
+    return all("rag" in r.metadata for r in records)
+
+
+VARIANTS = (("rag", has_rag),)
+"""Retrieval-augmented runs are the task's ``+rag`` variant (Table VIII's RAG columns); no other
+table reads them, so a model's zero-shot and RAG runs of one task and seed do not collide."""
+
+
+def _spec(*args: Any, **kwargs: Any) -> TableSpec:
+    return TableSpec(*args, variants=VARIANTS, **kwargs)
+
 
 DOMAINS = ("diversity", "electronics", "emergency", "politics", "sports")
 
@@ -50,7 +68,7 @@ def _cond(c: str) -> tuple:
     return (("condition", c),)
 
 
-TABLE3 = TableSpec(
+TABLE3 = _spec(
     "seeing_time_table3",
     "Table III: evaluation results (%, MAE in years), composite Score and Rank",
     (
@@ -82,7 +100,7 @@ def _dom(d: str, c: str) -> tuple:
     return (("domain", d), ("condition", c))
 
 
-TABLE4 = TableSpec(
+TABLE4 = _spec(
     "seeing_time_table4",
     "Table IV: shortcut task with CoT per domain: ACC_1, ACC_2, Δ_ACC (%)",
     tuple(
@@ -113,7 +131,7 @@ TABLE4 = TableSpec(
     average_row=True,
 )
 
-TABLE4_PLAIN_VS_COT = TableSpec(
+TABLE4_PLAIN_VS_COT = _spec(
     "seeing_time_table4_plain_vs_cot",
     "Table IV (ours, extended): Δ_ACC (%) per domain, without and with the CoT prompt",
     tuple(
@@ -126,7 +144,7 @@ TABLE4_PLAIN_VS_COT = TableSpec(
     ),
 )
 
-TABLE7 = TableSpec(
+TABLE7 = _spec(
     "seeing_time_table7",
     "Table VII: Δ_ACC (%) without and with the CoT verification prompt, and its change",
     (
@@ -149,7 +167,7 @@ def _bin_cols(label: str, select: InRange) -> tuple[Col, ...]:
     )  # fmt: skip
 
 
-TABLE5 = TableSpec(
+TABLE5 = _spec(
     "seeing_time_table5",
     "Table V: News-Year accuracy (%) per confidence bin (seeing_year_conf)",
     tuple(
@@ -169,7 +187,7 @@ PERIODS = ((1952, 1961), (1962, 1971), (1972, 1981), (1982, 1991), (1992, 2001),
            (2012, 2021), (2022, 2025))  # fmt: skip
 """Table VI's periods as the paper prints them (items with an earlier gold year: "before 1952")."""
 
-TABLE6 = TableSpec(
+TABLE6 = _spec(
     "seeing_time_table6",
     "Table VI: average confidence per period of the gold year (seeing_year_conf)",
     tuple(
@@ -203,4 +221,17 @@ TABLE6 = TableSpec(
     "confidence_by_period starts at the data's earliest year.",
 )
 
-TABLES = [TABLE3, TABLE4, TABLE4_PLAIN_VS_COT, TABLE5, TABLE6, TABLE7]
+TABLE8 = _spec(
+    "seeing_time_table8",
+    "Table VIII: zero-shot (ZS) and retrieval-augmented (RAG) accuracy (%)",
+    (
+        Col("dyn_zs", "Dynasty_ZS", Mean("seeing_localization", "correct")),
+        Col("dyn_rag", "Dynasty_RAG", Mean("seeing_localization+rag", "correct")),
+        Col("year_zs", "Year_ZS", Mean("seeing_year", "exact")),
+        Col("year_rag", "Year_RAG", Mean("seeing_year+rag", "exact")),
+    ),
+    note="RAG: runs whose items carry retrieved passages (metadata.rag: `--param rag_corpus=` or "
+    "`chronoeval seeing_time rag-pipeline`, its rag/ run); ZS: the same task without them.",
+)
+
+TABLES = [TABLE3, TABLE4, TABLE4_PLAIN_VS_COT, TABLE5, TABLE6, TABLE7, TABLE8]
