@@ -216,6 +216,27 @@ class Statistic:
 
 
 @dataclass(frozen=True)
+class Across:
+    """Unit values computed from the records of ``task`` together with those of other tasks of
+    the same model (e.g. MINED's awareness samples paired with the timestamp samples that ask the
+    same question without the context): ``fn(records, {other: records})`` -> one value per unit
+    of ``task``, resampled like :class:`Mean` (seeded by ``task``, so two ``Across`` columns of
+    one task whose ``fn`` return the same units in the same order move together)."""
+
+    task: str
+    others: tuple[str, ...]
+    fn: Callable[[Records, dict[str, Records]], list[float]]
+
+    def compute_across(
+        self, records: Records, others: dict[str, Records]
+    ) -> tuple[float | None, np.ndarray | None, int]:
+        vals = np.asarray(self.fn(records, others), dtype=float)
+        if len(vals) == 0:
+            return None, None, 0
+        return float(vals.mean()), bootstrap_replicates(vals, seed=task_seed(self.task)), len(vals)
+
+
+@dataclass(frozen=True)
 class Combine:
     """A composite of other columns of the same table (by key): ``fn(*values)``, applied to the
     point values and elementwise to their bootstrap replicates (numpy arithmetic)."""
@@ -243,7 +264,7 @@ class Col:
 
     key: str
     label: str
-    source: Source | Combine
+    source: Source | Combine | Across
     group: str = ""
     scale: float = 100.0
     higher: bool | None = True
@@ -277,9 +298,14 @@ class TableSpec:
 
     def tasks(self) -> list[str]:
         """The task keys its columns read (a variant key ``t+suffix`` included)."""
-        return list(
-            dict.fromkeys(c.source.task for c in self.columns if not isinstance(c.source, Combine))
-        )
+        out: list[str] = []
+        for c in self.columns:
+            if isinstance(c.source, Combine):
+                continue
+            out.append(c.source.task)
+            if isinstance(c.source, Across):
+                out += list(c.source.others)
+        return list(dict.fromkeys(out))
 
     def run_tasks(self) -> list[str]:
         """The task names runs must have for this table (variant suffixes removed)."""
@@ -403,6 +429,12 @@ def _one_seed(
             if all(i[1] is not None for i in ins):  # type: ignore[index]
                 reps = np.asarray(src.fn(*[i[1] for i in ins]), dtype=float)  # type: ignore[index]
             got[col.key] = (value, reps, min(i[2] for i in ins))  # type: ignore[index]
+        elif isinstance(src, Across):
+            if src.task in by_task and all(o in by_task for o in src.others):
+                others = {o: by_task[o] for o in src.others}
+                got[col.key] = src.compute_across(by_task[src.task], others)
+            else:
+                got[col.key] = (None, None, 0)
         elif src.task in by_task:
             got[col.key] = src.compute(by_task[src.task])
         else:
