@@ -172,3 +172,63 @@ def test_speaker_reaches_100_with_the_api_and_fails_without_it(serve, tmp_path: 
     assert cells["timeagent:code:openai:span-speaker/span"].value == pytest.approx(100.0)
     assert cells["timeagent:code-nocal:openai:span-speaker/span"].value == pytest.approx(0.0)
     assert CODE_SYSTEM != NOCAL_SYSTEM and "calendar_api" not in NOCAL_SYSTEM
+
+
+@pytest.mark.parametrize("mode", ["bwrap", "process"])
+def test_without_the_api_the_os_layers_still_hold(
+    mode: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Standard-library-only mode removes things; it keeps every OS layer. Attacks written with
+    the Python filters switched off (they are no boundary): the harness's environment, a file
+    outside the sandbox, the network."""
+    import os
+    import socket
+
+    from chronoeval.suites.span.sandbox import SandboxLimits, bwrap_works
+
+    if mode == "bwrap" and not bwrap_works():
+        pytest.skip("bubblewrap cannot run here")
+    if mode == "process" and os.getuid() != 0:
+        pytest.skip("the fallback drops to uid 65534 only when the harness is root")
+    monkeypatch.setenv("CHRONOEVAL_SANDBOX", mode)
+    monkeypatch.setenv("CHRONOEVAL_TEST_SECRET", "s3cr3t-value-that-must-not-leak")
+    canary = tmp_path / "canary.txt"
+    canary.write_text("intact")
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    # (with the process fallback, modules not loaded before the uid drop cannot even be read:
+    # the base installation lives under /root; so every step guards its own import)
+    code = f"""
+import os
+out = []
+for pid in [os.getppid(), 1]:
+    try:
+        out.append(open(f"/proc/{{pid}}/environ", "rb").read().decode("latin-1"))
+    except Exception as exc:
+        out.append(type(exc).__name__)
+try:
+    open({str(canary)!r}, "w").write("pwned")
+    out.append("wrote")
+except Exception as exc:
+    out.append(type(exc).__name__)
+try:
+    import socket
+    socket.create_connection(("127.0.0.1", {port}), 2)
+    out.append("connected")
+except Exception as exc:
+    out.append(type(exc).__name__)
+print(os.environ, out)
+"""
+    limits = SandboxLimits(cpu_s=2, wall_s=10)
+    try:
+        res = run_code(code, limits=limits, python_filters=False, calendar_api=False)
+    finally:
+        listener.close()
+    assert res.ok, res
+    assert "no-calendar-api" in res.layers and "empty-env" in res.layers
+    assert ("bwrap" if mode == "bwrap" else "uid-65534") in res.layers
+    assert "s3cr3t-value" not in res.output
+    assert "wrote" not in res.output and canary.read_text() == "intact"
+    assert "connected" not in res.output
