@@ -490,12 +490,20 @@ def tables(
         list[Path], typer.Argument(help="scored run directories (or a job root above them)")
     ],
     out: Annotated[Path, typer.Option(help="output directory")] = Path("tables"),
+    group: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="NAME=MODEL,MODEL: a group of models with its own average row in tables that "
+            "have an Average row (e.g. closed- vs open-source); repeat for several groups"
+        ),
+    ] = None,
 ) -> None:
     """The suite's paper tables across models (rows = models, the paper's columns, 95% intervals,
     best per column marked) as Markdown, LaTeX (booktabs) and CSV."""
-    from chronoeval.report.paper_tables import write_tables
+    from chronoeval.report.paper_tables import parse_groups, write_tables
 
-    for path in write_tables(suite, runs, out).values():
+    groups = parse_groups(group or [])
+    for path in write_tables(suite, runs, out, groups or None).values():
         console.print(f"wrote {path}")
 
 

@@ -30,7 +30,8 @@ MODEL_KINDS = {
     "hf": "a Hugging Face transformers model in-process (hf:<model dir or hub id>)",
     "ray": "an OpenAI-compatible endpoint through Ray Data (ray:<model>, with --base-url)",
     "ray-vllm": "vLLM engines inside Ray Data (ray-vllm:<model dir or hub id>)",
-    "timeagent": "SPAN's TimeAgent (timeagent:tools:openai:<model> or timeagent:code:<spec>)",
+    "timeagent": "SPAN's TimeAgent (timeagent:tools:openai:<model>, timeagent:code:<spec>; "
+    "baselines timeagent:cot:<spec>, timeagent:code-nocal:<spec>)",
     "span-speaker": "SPAN's scripted tool-using speaker (a test double for TimeAgent)",
     "grayprior": "Seeing Time's deliberately biased grayscale reader (shortcut tasks only)",
     "noimage": "any other spec with every image removed from the prompts (noimage:<spec>)",

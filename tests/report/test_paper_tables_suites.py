@@ -132,3 +132,93 @@ def test_latex_is_ascii_with_the_papers_symbols(st_runs: dict[str, list[Path]]) 
     assert tex.isascii()
     assert r"50$\times$(1+$\tau$)" in tex and r"$\Delta$\_ACC" in tex and r"\toprule" in tex
     assert pt.tex_escape("Qwen2.5-VL_7B 100% & ünï") == r"Qwen2.5-VL\_7B 100\% \& ?n?"
+
+
+def test_seeing_time_table4_paper_layout_by_hand(st_runs: dict[str, list[Path]]) -> None:
+    """Paper Table IV: per domain ACC_1, ACC_2 and Δ_ACC (over pairs) of the CoT shortcut task."""
+    from chronoeval.suites.seeing_time.tables import PAPER_DOMAINS, TABLE4
+
+    runs = [load_run(d, label=str(d)) for m in MODELS for d in st_runs[m]]
+    table = pt.build_table(TABLE4, runs)
+    assert [c.group for c in TABLE4.shown][:3] == ["Sports"] * 3
+    assert [c.label for c in TABLE4.shown][:3] == ["ACC_1", "ACC_2", "Δ_ACC"]
+    checked = 0
+    for m, row in zip(MODELS, table.rows, strict=True):
+        cot = next(d for d in st_runs[m] if d.name == "seeing_shortcut_cot")
+        recs = _samples(cot, "seeing_shortcut_cot")
+        for d in PAPER_DOMAINS:
+            dom = [r for r in recs if r["metadata"]["domain"] == d]
+            for cond, key in (("1", "acc1"), ("2", "acc2")):
+                xs = [r["scores"]["correct"] for r in dom if r["metadata"]["condition"] == cond]
+                want = 100 * sum(xs) / len(xs) if xs else None
+                assert row.cells[f"{d}_{key}"].value == pytest.approx(want)
+            pairs: dict[str, dict[str, float]] = {}
+            for r in dom:
+                pairs.setdefault(r["metadata"]["pair"], {})[r["metadata"]["condition"]] = r[
+                    "scores"
+                ]["correct"]
+            deltas = [p["1"] - p["2"] for p in pairs.values() if "1" in p and "2" in p]
+            want = 100 * sum(deltas) / len(deltas) if deltas else None
+            assert row.cells[f"{d}_delta"].value == pytest.approx(want)
+            checked += bool(deltas)
+    assert checked >= 3
+    vals = [r.cells["sports_acc1"].value for r in table.rows]
+    if all(v is not None for v in vals):
+        assert table.average["sports_acc1"] == pytest.approx(sum(vals) / 3)
+
+
+def test_group_average_rows_by_hand(st_runs: dict[str, list[Path]], tmp_path: Path) -> None:
+    """``--group``: rows in group order, each group's average row (the paper's Closed-/Open-Source
+    Average), the overall average over every model; ranks stay over all models."""
+    import csv
+    import io
+    import subprocess
+    import sys
+
+    from chronoeval.core.errors import ChronoevalError
+
+    runs = [load_run(d, label=str(d)) for m in MODELS for d in st_runs[m]]
+    groups = pt.parse_groups(["Closed=majority", "Open=random,reference"])
+    assert groups == {"Closed": ["majority"], "Open": ["random", "reference"]}
+    plain = pt.build_table(TABLE3, runs)
+    table = pt.build_table(TABLE3, runs, groups)
+    assert [r.model for r in table.rows] == ["majority", "random", "reference"]
+    score = {m: 100 * composite_from_metrics(task_metrics(st_runs[m]))["S"] for m in MODELS}
+    (closed, cm, cavg), (open_, om, oavg) = table.groups
+    assert (closed, cm, open_, om) == ("Closed", ["majority"], "Open", ["random", "reference"])
+    assert cavg["score"] == pytest.approx(score["majority"])
+    assert oavg["score"] == pytest.approx((score["random"] + score["reference"]) / 2)
+    assert table.average["score"] == pytest.approx(sum(score.values()) / 3)
+    assert {r.model: r.rank for r in table.rows} == {r.model: r.rank for r in plain.rows}
+    md = pt.to_markdown(table).splitlines()
+    names = [line.split(" | ")[0].lstrip("| ") for line in md if line.startswith("| ")]
+    assert names == ["Model", "majority", "Closed Average", "random", "reference",
+                     "Open Average", "Average"]  # fmt: skip
+    # tables without an average row get no group rows
+    from chronoeval.suites.seeing_time.tables import TABLE4_PLAIN_VS_COT
+
+    assert not pt.build_table(TABLE4_PLAIN_VS_COT, runs, groups).groups
+    for bad, msg in ((["x"], "expected NAME=MODEL"), (["A=a", "B=a"], "in groups 'A' and 'B'"),
+                     (["A=a", "A=b"], "given twice")):  # fmt: skip
+        with pytest.raises(ChronoevalError, match=msg):
+            pt.parse_groups(bad)
+    out = tmp_path / "t"
+    dirs = [str(d) for m in MODELS for d in st_runs[m]]
+    proc = subprocess.run(
+        [sys.executable, "-m", "chronoeval", "tables", "seeing_time", *dirs, "--out", str(out),
+         "--group", "Closed=majority", "--group", "Open=random,reference"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert "| Open Average |" in (out / "seeing_time_tables.md").read_text()
+    assert r"Open Average &" in (out / "seeing_time_tables.tex").read_text()
+    rows = list(csv.DictReader(io.StringIO((out / "seeing_time_tables.csv").read_text())))
+    got = [r for r in rows if r["model"] == "Open Average" and r["column"] == "Score"]
+    assert len(got) == 1 and float(got[0]["value"]) == pytest.approx(oavg["score"])
+    proc = subprocess.run(
+        [sys.executable, "-m", "chronoeval", "tables", "seeing_time", *dirs, "--out", str(out),
+         "--group", "Closed=gpt-9"],
+        capture_output=True, text=True, check=False,
+    )  # fmt: skip
+    assert proc.returncode == 2 and "model 'gpt-9' is in none of the runs" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr

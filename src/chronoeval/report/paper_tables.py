@@ -93,9 +93,13 @@ class Mean:
     unit: str | None = None
     reduce: Callable[[Records], float | None] | None = None
     exclude: tuple[tuple[str, Any], ...] = ()
+    select: Callable[[SampleRecord], bool] | None = None
+    """A record filter beyond metadata equality (e.g. :class:`InRange`: a confidence bin)."""
 
     def unit_values(self, records: Records) -> list[float]:
         recs = _where(records, self.where, self.exclude)
+        if self.select is not None:
+            recs = [r for r in recs if self.select(r)]
         if self.unit is None:
             vals = [record_value(r, self.score) for r in recs]
             return [v for v in vals if v is not None]
@@ -118,6 +122,47 @@ class Mean:
         if len(vals) == 0:
             return None, None, 0
         return float(vals.mean()), bootstrap_replicates(vals, seed=task_seed(self.task)), len(vals)
+
+
+@dataclass(frozen=True)
+class InRange:
+    """Record filter: ``lo <= value <= hi`` (a bound None is open), where value is
+    ``record.scores[key]`` or, for ``key="target"``, the gold as a number; ``missing=True``
+    selects the records whose value is None instead (e.g. no readable confidence)."""
+
+    key: str
+    lo: float | None = None
+    hi: float | None = None
+    missing: bool = False
+
+    def __call__(self, record: SampleRecord) -> bool:
+        raw = record.target if self.key == "target" else record.scores.get(self.key)
+        try:
+            v = None if raw is None else float(raw)
+        except (TypeError, ValueError):
+            v = None
+        if self.missing:
+            return v is None
+        return (
+            v is not None
+            and (self.lo is None or v >= self.lo)
+            and (self.hi is None or v <= self.hi)
+        )
+
+
+@dataclass(frozen=True)
+class Count:
+    """The number of records (of ``task``, matching ``where`` and ``select``) that have a value
+    of ``score``: a table's "Num" column. No interval; shown with ``scale=1``."""
+
+    task: str
+    score: str
+    where: tuple[tuple[str, Any], ...] = ()
+    select: Callable[[SampleRecord], bool] | None = None
+
+    def compute(self, records: Records) -> tuple[float | None, np.ndarray | None, int]:
+        n = len(Mean(self.task, self.score, self.where, select=self.select).unit_values(records))
+        return float(n), None, n
 
 
 @dataclass(frozen=True)
@@ -171,6 +216,27 @@ class Statistic:
 
 
 @dataclass(frozen=True)
+class Across:
+    """Unit values computed from the records of ``task`` together with those of other tasks of
+    the same model (e.g. MINED's awareness samples paired with the timestamp samples that ask the
+    same question without the context): ``fn(records, {other: records})`` -> one value per unit
+    of ``task``, resampled like :class:`Mean` (seeded by ``task``, so two ``Across`` columns of
+    one task whose ``fn`` return the same units in the same order move together)."""
+
+    task: str
+    others: tuple[str, ...]
+    fn: Callable[[Records, dict[str, Records]], list[float]]
+
+    def compute_across(
+        self, records: Records, others: dict[str, Records]
+    ) -> tuple[float | None, np.ndarray | None, int]:
+        vals = np.asarray(self.fn(records, others), dtype=float)
+        if len(vals) == 0:
+            return None, None, 0
+        return float(vals.mean()), bootstrap_replicates(vals, seed=task_seed(self.task)), len(vals)
+
+
+@dataclass(frozen=True)
 class Combine:
     """A composite of other columns of the same table (by key): ``fn(*values)``, applied to the
     point values and elementwise to their bootstrap replicates (numpy arithmetic)."""
@@ -198,7 +264,7 @@ class Col:
 
     key: str
     label: str
-    source: Source | Combine
+    source: Source | Combine | Across
     group: str = ""
     scale: float = 100.0
     higher: bool | None = True
@@ -221,15 +287,29 @@ class TableSpec:
     row_name: Callable[[RunData, str], str] | None = None
     """The row a run's task belongs to (default: the run's model), e.g. the judged model of a
     judge run."""
+    variants: tuple[tuple[str, Callable[[Records], bool]], ...] = ()
+    """Run variants of a task: ``(suffix, test)``; a run's records of task ``t`` that pass
+    ``test`` are filed as task ``t+suffix`` (a column source names ``"seeing_year+rag"``), so a
+    model's zero-shot and retrieval-augmented runs are two columns, not two seeds."""
 
     @property
     def shown(self) -> tuple[Col, ...]:
         return tuple(c for c in self.columns if not c.hidden)
 
     def tasks(self) -> list[str]:
-        return list(
-            dict.fromkeys(c.source.task for c in self.columns if not isinstance(c.source, Combine))
-        )
+        """The task keys its columns read (a variant key ``t+suffix`` included)."""
+        out: list[str] = []
+        for c in self.columns:
+            if isinstance(c.source, Combine):
+                continue
+            out.append(c.source.task)
+            if isinstance(c.source, Across):
+                out += list(c.source.others)
+        return list(dict.fromkeys(out))
+
+    def run_tasks(self) -> list[str]:
+        """The task names runs must have for this table (variant suffixes removed)."""
+        return list(dict.fromkeys(t.split("+", 1)[0] for t in self.tasks()))
 
 
 def has_tables(suite: str) -> bool:
@@ -274,6 +354,9 @@ class Table:
     spec: TableSpec
     rows: list[Row]
     average: dict[str, float | None] = field(default_factory=dict)
+    groups: list[tuple[str, list[str], dict[str, float | None]]] = field(default_factory=list)
+    """Model groups (``--group``) of a table with an average row: (name, member models in row
+    order, the unweighted mean of each column over the members that have a value)."""
 
 
 def _seed_key(run: RunData, task: str) -> str:
@@ -286,24 +369,33 @@ def model_records(
     runs: list[RunData],
     tasks: list[str],
     row_name: Callable[[RunData, str], str] | None = None,
+    variants: Sequence[tuple[str, Callable[[Records], bool]]] = (),
 ) -> dict[str, dict[str, dict[str, Records]]]:
     """model → task → seed key → records, models in the order first given. The same model, task
-    and seed twice is an error naming both run directories."""
+    and seed twice is an error naming both run directories. ``variants``: see
+    :attr:`TableSpec.variants` (the task key becomes ``task+suffix``)."""
     out: dict[str, dict[str, dict[str, Records]]] = {}
     where: dict[tuple[str, str, str], Path] = {}
     for run in runs:
-        for task in run.tasks:
+        for run_task in run.tasks:
+            task = run_task
+            if variants:
+                recs = run.task_records(run_task)
+                task = next(
+                    (f"{run_task}+{sfx}" for sfx, test in variants if recs and test(recs)),
+                    run_task,
+                )
             if task not in tasks:
                 continue
-            key = _seed_key(run, task)
-            model = row_name(run, task) if row_name else run.model
+            key = _seed_key(run, run_task)
+            model = row_name(run, run_task) if row_name else run.model
             if (model, task, key) in where:
                 raise ChronoevalError(
                     f"{task}: model {model!r} with {key} is in both {where[(model, task, key)]}"
                     f" and {run.run_dir}; give one run per model and seed"
                 )
             where[(model, task, key)] = run.run_dir
-            out.setdefault(model, {}).setdefault(task, {})[key] = run.task_records(task)
+            out.setdefault(model, {}).setdefault(task, {})[key] = run.task_records(run_task)
     return out
 
 
@@ -337,6 +429,12 @@ def _one_seed(
             if all(i[1] is not None for i in ins):  # type: ignore[index]
                 reps = np.asarray(src.fn(*[i[1] for i in ins]), dtype=float)  # type: ignore[index]
             got[col.key] = (value, reps, min(i[2] for i in ins))  # type: ignore[index]
+        elif isinstance(src, Across):
+            if src.task in by_task and all(o in by_task for o in src.others):
+                others = {o: by_task[o] for o in src.others}
+                got[col.key] = src.compute_across(by_task[src.task], others)
+            else:
+                got[col.key] = (None, None, 0)
         elif src.task in by_task:
             got[col.key] = src.compute(by_task[src.task])
         else:
@@ -344,8 +442,46 @@ def _one_seed(
     return got
 
 
-def build_table(spec: TableSpec, runs: list[RunData]) -> Table:
-    per_model = model_records(runs, spec.tasks(), spec.row_name)
+Groups = dict[str, list[str]]
+"""Group name -> model names (``chronoeval tables --group NAME=MODEL,MODEL``)."""
+
+
+def parse_groups(values: Sequence[str]) -> Groups:
+    """``NAME=MODEL,MODEL`` options as groups; a malformed option or a model named in two groups
+    is a one-line error."""
+    out: Groups = {}
+    seen: dict[str, str] = {}
+    for v in values:
+        name, eq, members = v.partition("=")
+        models = [m.strip() for m in members.split(",") if m.strip()]
+        if not eq or not name.strip() or not models:
+            raise ChronoevalError(f"--group {v!r}: expected NAME=MODEL[,MODEL...]")
+        name = name.strip()
+        if name in out:
+            raise ChronoevalError(f"--group {name!r} is given twice")
+        for m in models:
+            if m in seen:
+                raise ChronoevalError(f"--group: model {m!r} is in groups {seen[m]!r} and {name!r}")
+            seen[m] = name
+        out[name] = models
+    return out
+
+
+def _check_groups(groups: Groups, models: Sequence[str]) -> None:
+    for name, members in groups.items():
+        for m in members:
+            if m not in models:
+                raise ChronoevalError(
+                    f"--group {name}: model {m!r} is in none of the runs "
+                    f"(models: {', '.join(models)})"
+                )
+
+
+def build_table(spec: TableSpec, runs: list[RunData], groups: Groups | None = None) -> Table:
+    """The table over ``runs``. With ``groups`` (and a spec with an average row), rows come in
+    group order (each group's models in the order given, ungrouped models last) and each group
+    gets its average row, as the paper's "Closed-Source Average" / "Open-Source Average"."""
+    per_model = model_records(runs, spec.tasks(), spec.row_name, spec.variants)
     rows = []
     for model, tasks in per_model.items():
         keys = sorted({k for seeds in tasks.values() for k in seeds})
@@ -398,7 +534,27 @@ def build_table(spec: TableSpec, runs: list[RunData]) -> Table:
         ranked.sort(key=lambda r: r.cells[col.key].value, reverse=bool(col.higher))  # type: ignore[arg-type,return-value]
         for i, r in enumerate(ranked, start=1):
             r.rank = i
+    if groups and spec.average_row:
+        by_model = {r.model: r for r in rows}
+        present_groups = {g: [m for m in ms if m in by_model] for g, ms in groups.items()}
+        ordered: list[Row] = []
+        for name, members in present_groups.items():
+            if not members:
+                continue
+            ordered += [by_model[m] for m in members]
+            avg: dict[str, float | None] = {}
+            for col in spec.columns:
+                vals = [v for m in members if (v := by_model[m].cells[col.key].value) is not None]
+                avg[col.key] = float(np.mean(vals)) if vals else None
+            table.groups.append((name, members, avg))
+        grouped = {m for _, ms, _ in table.groups for m in ms}
+        table.rows = ordered + [r for r in rows if r.model not in grouped]
     return table
+
+
+def _group_after(table: Table) -> dict[str, tuple[str, dict[str, float | None]]]:
+    """Last member model of each group -> (group name, its averages): where its row goes."""
+    return {ms[-1]: (name, avg) for name, ms, avg in table.groups}
 
 
 # -- rendering ---------------------------------------------------------------------------------
@@ -437,6 +593,7 @@ def to_markdown(table: Table) -> str:
     if spec.note:
         lines += [spec.note, ""]
     lines += ["| " + " | ".join(_md_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    after = _group_after(table)
     for row in table.rows:
         cells = [_md_cell(row.model)]
         for c in spec.shown:
@@ -445,6 +602,10 @@ def to_markdown(table: Table) -> str:
         if spec.rank_by:
             cells.append("—" if row.rank is None else str(row.rank))
         lines.append("| " + " | ".join(cells) + " |")
+        if row.model in after:
+            name, gavg = after[row.model]
+            g = [_md_cell(f"{name} Average")] + [_num(gavg[c.key], c.digits) for c in spec.shown]
+            lines.append("| " + " | ".join(g + (["—"] if spec.rank_by else [])) + " |")
     if spec.average_row:
         avg = ["Average"] + [_num(table.average[c.key], c.digits) for c in spec.shown]
         lines.append("| " + " | ".join(avg + (["—"] if spec.rank_by else [])) + " |")
@@ -518,6 +679,7 @@ def to_latex(table: Table) -> str:
     if spec.rank_by:
         head.append("Rank")
     out += [" & ".join(head) + r" \\", r"\midrule"]
+    after = _group_after(table)
     for row in table.rows:
         cells = [tex_escape(row.model)]
         for c in cols:
@@ -534,8 +696,15 @@ def to_latex(table: Table) -> str:
         if spec.rank_by:
             cells.append("--" if row.rank is None else str(row.rank))
         out.append(" & ".join(cells) + r" \\")
+        if row.model in after:
+            name, gavg = after[row.model]
+            g = [tex_escape(f"{name} Average")]
+            g += [_num(gavg[c.key], c.digits).replace("—", "--") for c in cols]
+            out += [r"\midrule", " & ".join(g + (["--"] if spec.rank_by else [])) + r" \\"]
+            out.append(r"\midrule")
     if spec.average_row:
-        out.append(r"\midrule")
+        if out[-1] != r"\midrule":
+            out.append(r"\midrule")
         avg = ["Average"] + [_num(table.average[c.key], c.digits).replace("—", "--") for c in cols]
         out.append(" & ".join(avg + (["--"] if spec.rank_by else [])) + r" \\")
     out += [r"\bottomrule", r"\end{tabular}", ""]
@@ -570,6 +739,12 @@ def csv_rows(table: Table) -> list[dict[str, Any]]:
                     "rank": row.rank,
                 }
             )
+    for name, members, gavg in table.groups:
+        for c in table.spec.shown:
+            out.append({"table": table.spec.name, "model": f"{name} Average", "group": c.group,
+                        "column": c.label, "value": gavg[c.key], "ci95_low": None,
+                        "ci95_high": None, "n": len(members), "seeds": None, "seed_sd": None,
+                        "best": 0, "rank": None})  # fmt: skip
     return out
 
 
@@ -592,6 +767,7 @@ def to_html(table: Table) -> str:
     if spec.rank_by:
         head += "<th>Rank</th>"
     body = []
+    after = _group_after(table)
     for row in table.rows:
         tds = []
         for c in spec.shown:
@@ -600,6 +776,11 @@ def to_html(table: Table) -> str:
         if spec.rank_by:
             tds.append(f"<td>{'—' if row.rank is None else row.rank}</td>")
         body.append(f"<tr><td>{e(row.model)}</td>{''.join(tds)}</tr>")
+        if row.model in after:
+            name, gavg = after[row.model]
+            g = "".join(f"<td>{e(_num(gavg[c.key], c.digits))}</td>" for c in spec.shown)
+            rank = "<td>—</td>" if spec.rank_by else ""
+            body.append(f"<tr><td>{e(name)} Average</td>{g}{rank}</tr>")
     if spec.average_row:
         avg = "".join(f"<td>{e(_num(table.average[c.key], c.digits))}</td>" for c in spec.shown)
         body.append(f"<tr><td>Average</td>{avg}{'<td>—</td>' if spec.rank_by else ''}</tr>")
@@ -634,22 +815,29 @@ def suite_runs(suite: str, run_dirs: list[Path]) -> list[RunData]:
     return [load_run(d, label=str(d)) for d in expand_run_dirs(run_dirs)]
 
 
-def build_tables(suite: str, runs: list[RunData]) -> list[Table]:
+def build_tables(suite: str, runs: list[RunData], groups: Groups | None = None) -> list[Table]:
     specs = suite_tables(suite)
-    wanted = {t for s in specs for t in s.tasks()}
+    wanted = {t for s in specs for t in s.run_tasks()}
     if not any(t in wanted for r in runs for t in r.tasks):
         raise ChronoevalError(
             f"none of the runs has a task of suite {suite!r} ({', '.join(sorted(wanted))})"
         )
-    return [
-        build_table(s, runs) for s in specs if any(t in r.tasks for r in runs for t in s.tasks())
+    tables = [
+        build_table(s, runs, groups)
+        for s in specs
+        if any(t in r.tasks for r in runs for t in s.run_tasks())
     ]
+    if groups:
+        _check_groups(groups, list(dict.fromkeys(r.model for t in tables for r in t.rows)))
+    return tables
 
 
-def write_tables(suite: str, run_dirs: list[Path], out: Path) -> dict[str, Path]:
+def write_tables(
+    suite: str, run_dirs: list[Path], out: Path, groups: Groups | None = None
+) -> dict[str, Path]:
     """``chronoeval tables``: ``<out>/<suite>_tables.md``, ``.tex`` and ``.csv``."""
     runs = suite_runs(suite, run_dirs)
-    tables = build_tables(suite, runs)
+    tables = build_tables(suite, runs, groups)
     out.mkdir(parents=True, exist_ok=True)
     paths = {
         "markdown": out / f"{suite}_tables.md",

@@ -1,4 +1,5 @@
-"""MINED's tables (paper Table 3 = CEM, Table 9 = F1) as declarative specs for
+"""MINED's tables (paper Table 3 = CEM, Table 9 = F1, Table 5 with its w/o rows, Fig. 7 as a
+table, CEM per prompt version, judge tables) as declarative specs for
 :mod:`chronoeval.report.paper_tables`.
 
 Every cell is the released file score (per sample, the mean over its non-empty prompt versions,
@@ -11,12 +12,27 @@ replicates (different dimensions are different samples, resampled independently)
 from __future__ import annotations
 
 import json
+from collections import defaultdict
 from pathlib import Path
 
-from chronoeval.report.paper_tables import Col, Combine, Mean, TableSpec, average
+from chronoeval.report.paper_tables import (
+    Across,
+    Col,
+    Combine,
+    Mean,
+    Records,
+    TableSpec,
+    average,
+    difference,
+)
 from chronoeval.report.runs import RunData
 from chronoeval.suites.mined.itembuild import CONFIG_LABELS, CONFIG_NAMES
-from chronoeval.suites.mined.metrics import record_context_label, sample_score
+from chronoeval.suites.mined.metrics import (
+    by_sample,
+    context_label,
+    record_context_label,
+    sample_score,
+)
 from chronoeval.suites.mined.scoring import item_score
 
 DIMENSIONS = (
@@ -74,8 +90,8 @@ TABLE5 = TableSpec(
         for lab, name in (("context", "Con."), ("other", "Oth."), ("irrelevant", "Irr."))
     ),
     note="Per sample the share of its prompt versions' outputs in each class, then the mean over "
-    "samples (resampled over samples). The paper's w/o-context rows need the same questions "
-    "without the context, which the release does not contain; not reproduced.",
+    "samples (resampled over samples). The paper's w/o-context rows: table "
+    "mined_table5_without (the same questions from the timestamp task).",
 )
 
 
@@ -175,10 +191,119 @@ def _judge_tables() -> list[TableSpec]:
     ]
 
 
+# -- with and without the misaligned context (Fig. 7; Table 5's w/o rows) -------------------------
+TIMESTAMP = "mined_timestamp"
+AWARENESS = (("Future", "mined_awareness_future"), ("Past", "mined_awareness_past"))
+
+
+def question_key(group: Records) -> tuple[str, tuple[str, ...], str]:
+    """What pairs an awareness sample with the timestamp (T.S.A.) samples that ask its question
+    without the context: same subject, same attribute list, same gold. On the release this
+    pairs exactly the samples whose question text is identical (236 of 236 future, 154 of 181
+    past; docs/suites/mined.md)."""
+    r = group[0]
+    return (str(r.metadata.get("subject")), tuple(r.metadata.get("names") or ()), str(r.target))
+
+
+def matched(aw: Records, ts: Records) -> list[tuple[Records, list[Records]]]:
+    """(awareness sample, its timestamp samples) for every awareness sample with at least one,
+    in the awareness records' order; the others are left out of the w/ vs w/o comparison."""
+    by_key: dict[tuple[str, tuple[str, ...], str], list[Records]] = defaultdict(list)
+    for g in by_sample(ts).values():
+        by_key[question_key(g)].append(g)
+    return [(g, by_key[k]) for g in by_sample(aw).values() if (k := question_key(g)) in by_key]
+
+
+def _cem_with(aw: Records, others: dict[str, Records]) -> list[float]:
+    return [sample_score(g, "cem") / 100 for g, _ in matched(aw, others[TIMESTAMP])]
+
+
+def _cem_without(aw: Records, others: dict[str, Records]) -> list[float]:
+    return [
+        sum(sample_score(t, "cem") / 100 for t in ts) / len(ts)
+        for _, ts in matched(aw, others[TIMESTAMP])
+    ]
+
+
+def _label_pairs(aw: Records, ts: Records, label: str) -> list[tuple[float, float]]:
+    """Per matched awareness sample with a context value: the share of outputs in class
+    ``label`` (Table 5's classes, with the awareness sample's context value) among its own
+    outputs (w/) and among those of its timestamp samples (w/o); a sample with no scored output
+    on either side is left out of both, so the two lists pair unit by unit."""
+    out = []
+    for g, tss in matched(aw, ts):
+        ctx = g[0].metadata.get("context_value")
+        if not ctx:
+            continue
+        shares = []
+        for recs in (g, [r for t in tss for r in t]):
+            labels = [
+                context_label(
+                    r.response, str(r.target), str(ctx), list(r.metadata.get("names") or ())
+                )
+                for r in recs
+                if r.status not in ("error", "missing")
+            ]
+            shares.append(labels.count(label) / len(labels) if labels else None)
+        if shares[0] is not None and shares[1] is not None:
+            out.append((shares[0], shares[1]))
+    return out
+
+
+def _labels_share(label: str, without: bool):  # type: ignore[no-untyped-def]
+    def fn(aw: Records, others: dict[str, Records]) -> list[float]:
+        return [p[1] if without else p[0] for p in _label_pairs(aw, others[TIMESTAMP], label)]
+
+    return fn
+
+
+def _context_effect() -> list[TableSpec]:
+    fig7: list[Col] = []
+    t5: list[Col] = []
+    for group, task in AWARENESS:
+        fig7 += [
+            Col(f"{task}_with", "CEM w/", Across(task, (TIMESTAMP,), _cem_with), group),
+            Col(f"{task}_without", "CEM w/o", Across(task, (TIMESTAMP,), _cem_without), group),
+            Col(f"{task}_delta", "Δ (w/o − w/)",
+                Combine((f"{task}_with", f"{task}_without"), difference), group, higher=None),
+        ]  # fmt: skip
+        for lab, name in (("context", "Con."), ("other", "Oth."), ("irrelevant", "Irr.")):
+            k = f"{task}_{lab}"
+            t5 += [
+                Col(f"{k}_with", name, Across(task, (TIMESTAMP,), _labels_share(lab, False)),
+                    group, hidden=True),
+                Col(f"{k}_without", name, Across(task, (TIMESTAMP,), _labels_share(lab, True)),
+                    group, higher=False),
+                Col(f"{k}_delta", f"({name} Δ)",
+                    Combine((f"{k}_with", f"{k}_without"), difference), group, higher=None),
+            ]  # fmt: skip
+    note = (
+        "Awareness samples paired with the timestamp (T.S.A.) samples of the same question "
+        "(same subject, attribute list and gold); only paired samples count, per sample the "
+        "released score, resampled over awareness samples (w/ and w/o together). Δ = w/o − w/."
+    )
+    return [
+        TableSpec(
+            "mined_fig7",
+            "Fig. 7: CEM (%) of the awareness questions with and without the misaligned context",
+            tuple(fig7),
+            note=note,
+        ),
+        TableSpec(
+            "mined_table5_without",
+            "Table 5 (w/o misaligned context): the same questions asked without the context (%), "
+            "and the change from the paired w/ outputs",
+            tuple(t5),
+            note=note + " Classes with the awareness sample's context value.",
+        ),
+    ]
+
+
 TABLES = [
     _table("mined_table3", "Table 3: CEM (%) per dimension and Avg.", "cem"),
     _table("mined_table9", "Table 9: F1 (%) per dimension and Avg.", "f1"),
     TABLE5,
+    *_context_effect(),
     _by_config(),
     *_judge_tables(),
 ]

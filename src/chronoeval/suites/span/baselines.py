@@ -5,9 +5,12 @@
   tools, no code. Same question text as every other SPAN run, so its accuracy pairs item by item
   with the plain model and with ``timeagent:code`` / ``timeagent:tools``.
 
-Not here: code mode *without* the calendar API (the model writes Python with only the standard
-library). It needs the sandbox to run code without the calendar functions predefined, and
-``suites/span/sandbox.py`` is being rewritten (issue 15); see docs/suites/span.md.
+- ``timeagent:code-nocal:<inner spec>``: TimeAgent's code mode (same loop, rounds, sandbox and
+  limits as ``timeagent:code``) but the code runs WITHOUT the calendar API: nothing predefined,
+  only the standard-library modules of :data:`~chronoeval.suites.span.sandbox.STDLIB_MODULES`
+  importable, site-packages and chronoeval's source off the path (and, with bubblewrap, not
+  mounted / hidden), and the prompt says so. It isolates what the calendar functions add over
+  "the model can run code".
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from typing import Any
 from chronoeval.core.items import Message, TextPart
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, Response
+from chronoeval.suites.span.sandbox import STDLIB_MODULES
+from chronoeval.suites.span.timeagent import CodeTimeAgent
 
 COT_VERSION = 1
 """Part of the backend identity (so of every request key): bump it when the prompt changes."""
@@ -51,3 +56,27 @@ class CotBaseline(Backend):
 
     async def aclose(self) -> None:
         await self.inner.aclose()
+
+
+NOCAL_VERSION = 1
+"""Part of the ``code-nocal`` identity (so of every request key): bump it when its prompt or
+sandbox contract changes."""
+
+NOCAL_SYSTEM = f"""You answer questions that convert dates between calendars (Gregorian, Chinese,
+Hebrew, Islamic, Persian, Shaka) by writing Python. Reply with one ```python code block that prints
+what you need. It runs in a sandbox with NO calendar library; only these standard-library modules
+can be imported:
+{", ".join(STDLIB_MODULES)}
+(`datetime` and `calendar` know only the Gregorian calendar: other calendars you must compute
+yourself). Nothing else is installed and no calendar functions are predefined.
+You then see the printed output and give the final answer in the format the question asks."""
+
+
+class NoCalendarCodeBaseline(CodeTimeAgent):
+    """TimeAgent's code loop with :data:`NOCAL_SYSTEM` and the sandbox's standard-library-only
+    mode (``run_code(..., calendar_api=False)``); every code turn records its isolation layers,
+    ``no-calendar-api`` among them."""
+
+    system = NOCAL_SYSTEM
+    calendar_api = False
+    label, version = "code-nocal", NOCAL_VERSION

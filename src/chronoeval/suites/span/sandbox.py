@@ -58,6 +58,14 @@ MAX_CODE = 100_000
 NOBODY = 65534
 SANDBOX_DIR = "/sandbox"
 """The working directory's path inside the bubblewrap sandbox."""
+STDLIB_MODULES = ("datetime", "calendar", "math", "re", "itertools", "functools", "collections",
+                  "fractions", "decimal", "operator", "string")  # fmt: skip
+"""What code run WITHOUT the calendar API (``run_code(..., calendar_api=False)``, SPAN's
+TimeAgent baseline ``timeagent:code-nocal``) may import: pure standard-library modules, loaded
+before the model code runs. The interpreter then runs with ``-S`` (no site-packages on
+``sys.path``), chronoeval's source is not put on the path (nor mounted, with bubblewrap) and, with
+bubblewrap, empty tmpfs mounts hide the site-packages directories: the calendar libraries are not
+there to import."""
 
 
 @dataclass(frozen=True)
@@ -114,9 +122,15 @@ def check_source(code: str) -> str | None:
 _CHILD = r"""
 import io, json, resource, sys, traceback, contextlib, builtins, ctypes, os
 req = json.loads(sys.stdin.read())
-sys.path.insert(0, req["src"])
-import chronoeval.suites.span.calendar_api as api
-layers = []
+api_mode = bool(req["api"])
+if api_mode:
+    sys.path.insert(0, req["src"])
+    import chronoeval.suites.span.calendar_api as api
+    allowed = {"calendar_api": api}
+else:  # no calendar API: only these standard-library modules, loaded before the model code
+    import importlib
+    allowed = {name: importlib.import_module(name) for name in req["stdlib"]}
+layers = [] if api_mode else ["no-calendar-api"]
 
 def no_network():
     # a new, empty network namespace (only a down loopback): no route anywhere
@@ -172,7 +186,8 @@ if netns:
     layers.append("netns")
 real_stdout = sys.stdout
 env = {"__name__": "__sandbox__"}
-env.update({k: getattr(api, k) for k in api.__all__})
+if api_mode:
+    env.update({k: getattr(api, k) for k in api.__all__})
 if req["filters"]:
     BLOCKED = ("open", "socket.", "subprocess.", "os.", "shutil.", "ctypes.", "sys.addaudithook",
                "_posixsubprocess", "pty.", "fcntl.", "mmap.", "webbrowser", "glob.", "winreg")
@@ -184,9 +199,12 @@ if req["filters"]:
             raise PermissionError(f"{event} is blocked in the sandbox")
 
     def safe_import(name, globals=None, locals=None, fromlist=(), level=0):
-        if name != "calendar_api":
+        if name in allowed and not level:
+            return allowed[name]
+        if api_mode:
             raise ImportError(f"only calendar_api can be imported here, not {name!r}")
-        return api
+        raise ImportError(f"only the standard-library modules {', '.join(allowed)} can be "
+                          f"imported here (no calendar API), not {name!r}")
 
     def safe_getattr(obj, name, *default):
         if str(name).startswith("__"):
@@ -254,11 +272,13 @@ def _ro_system_args() -> list[str]:
     return args
 
 
-def _interpreter_dirs() -> list[str]:
+def _interpreter_dirs(with_src: bool = True) -> list[str]:
     """Directories the sandboxed interpreter needs, bound read-only at the same paths: the base
-    installation (e.g. /root/.pyenv/versions/X), the virtual environment, chronoeval's source."""
+    installation (e.g. /root/.pyenv/versions/X), the virtual environment, chronoeval's source
+    (not with ``with_src=False``: code without the calendar API needs no chronoeval)."""
     dirs: list[str] = []
-    for p in (sys.base_prefix, sys.prefix, str(_src_root()), os.path.realpath(sys.executable)):
+    src = [str(_src_root())] if with_src else []
+    for p in (sys.base_prefix, sys.prefix, *src, os.path.realpath(sys.executable)):
         p = os.path.realpath(p)
         if p.startswith("/usr/") or p == "/usr":
             continue
@@ -269,8 +289,24 @@ def _interpreter_dirs() -> list[str]:
     return dirs
 
 
-def bwrap_command(workdir: str) -> list[str] | None:
-    """The bubblewrap prefix for one run (None where bwrap is not installed)."""
+def site_packages_dirs() -> list[str]:
+    """The installed-package directories of the virtual environment and the base installation
+    (hidden from code run without the calendar API)."""
+    import sysconfig
+
+    out: list[str] = []
+    for base in (sys.prefix, sys.base_prefix):
+        paths = sysconfig.get_paths(vars={"base": base, "platbase": base})
+        for key in ("purelib", "platlib"):
+            p = os.path.realpath(paths[key])
+            if os.path.isdir(p) and p not in out:
+                out.append(p)
+    return out
+
+
+def bwrap_command(workdir: str, stdlib_only: bool = False) -> list[str] | None:
+    """The bubblewrap prefix for one run (None where bwrap is not installed). ``stdlib_only``:
+    chronoeval's source is not mounted and empty tmpfs mounts hide the site-packages."""
     bwrap = _bwrap_path()
     if bwrap is None:
         return None
@@ -283,8 +319,11 @@ def bwrap_command(workdir: str) -> list[str] | None:
             "/dev/shm"]  # fmt: skip
     # the interpreter's directories after /tmp's tmpfs, so a virtual environment under /tmp
     # (a CI checkout) is not hidden by it
-    for d in _interpreter_dirs():
+    for d in _interpreter_dirs(with_src=not stdlib_only):
         cmd += ["--ro-bind", d, d]
+    if stdlib_only:
+        for d in site_packages_dirs():
+            cmd += [*size, "--tmpfs", d, "--remount-ro", d]
     cmd += ["--bind", workdir, SANDBOX_DIR, "--chdir", SANDBOX_DIR, "--"]
     return cmd
 
@@ -419,8 +458,12 @@ def run_code(
     memory_mb: int = 256,
     limits: SandboxLimits | None = None,
     python_filters: bool = True,
+    calendar_api: bool = True,
 ) -> SandboxResult:
-    """Run model code in the sandbox and return what it printed or why it failed."""
+    """Run model code in the sandbox and return what it printed or why it failed.
+
+    ``calendar_api=False`` runs it with the standard library only (:data:`STDLIB_MODULES`): the
+    same OS isolation, no calendar functions predefined or importable."""
     limits = limits or SandboxLimits(cpu_s=cpu_s, wall_s=wall_s, memory_mb=memory_mb)
     if len(code) > MAX_CODE:
         return SandboxResult(False, "", f"refused: code longer than {MAX_CODE} characters")
@@ -434,18 +477,28 @@ def run_code(
         return SandboxResult(False, "", str(exc))
     workdir = tempfile.mkdtemp(prefix="chronoeval-sandbox-")
     try:
-        return _run(code, limits, python_filters, mode, workdir)
+        return _run(code, limits, python_filters, mode, workdir, calendar_api)
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
 def _run(
-    code: str, limits: SandboxLimits, python_filters: bool, mode: str, workdir: str
+    code: str,
+    limits: SandboxLimits,
+    python_filters: bool,
+    mode: str,
+    workdir: str,
+    calendar_api: bool = True,
 ) -> SandboxResult:
     python = sys.executable
     layers = ["process", "empty-env", "fresh-workdir", "wall-clock", "session-kill", "output-cap"]
+    flags = ["-I"] if calendar_api else ["-I", "-S"]
+    if not calendar_api:
+        layers.append("no-site-packages (-S)")
     if mode == "bwrap":
-        prefix = bwrap_command(workdir) or []
+        prefix = bwrap_command(workdir, stdlib_only=not calendar_api) or []
+        if not calendar_api:
+            layers.append("site-packages-hidden")
         layers += ["bwrap", "userns-uid-65534-no-caps", "pidns-die-with-parent", "netns",
                    "ro-system", "private-tmp", "private-proc"]  # fmt: skip
         cwd = None
@@ -469,11 +522,13 @@ def _run(
             "uid": NOBODY,
             "netns": mode == "bwrap",
             "filters": python_filters,
+            "api": calendar_api,
+            "stdlib": list(STDLIB_MODULES),
         }  # fmt: skip
     ).encode()
     try:
         proc = subprocess.Popen(
-            [*prefix, python, "-I", "-c", _CHILD],
+            [*prefix, python, *flags, "-c", _CHILD],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,

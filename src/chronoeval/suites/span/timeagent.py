@@ -95,6 +95,12 @@ def sandbox_limits(extra: dict[str, Any]) -> tuple[SandboxLimits, dict[str, Any]
 
 
 class CodeTimeAgent(Backend):
+    system = CODE_SYSTEM
+    calendar_api = True
+    """Whether the sandbox predefines the calendar API (False: the ``code-nocal`` baseline)."""
+    label, version = "code", PROTOCOL_VERSION
+    """The identity's name and protocol version (``timeagent-<label>-v<version>…/<inner>``)."""
+
     def __init__(
         self,
         inner: Backend,
@@ -113,7 +119,7 @@ class CodeTimeAgent(Backend):
                 f"[cpu={self.limits.cpu_s},wall={self.limits.wall_s:g},mem={self.limits.memory_mb}]"
             )
         )
-        self.identity = f"timeagent-code-v{PROTOCOL_VERSION}{suffix}/{inner.identity}"
+        self.identity = f"timeagent-{self.label}-v{self.version}{suffix}/{inner.identity}"
 
     def describe(self) -> dict[str, Any]:
         from chronoeval.suites.span.sandbox import isolation_mode
@@ -124,13 +130,13 @@ class CodeTimeAgent(Backend):
             isolation = f"none: {exc}"
         return {"identity": self.identity, "inner": self.inner.describe(), "cpu_s": self.cpu_s,
                 "wall_s": self.wall_s, "memory_mb": self.limits.memory_mb,
-                "isolation": isolation}  # fmt: skip
+                "isolation": isolation, "calendar_api": self.calendar_api}  # fmt: skip
 
     async def generate(self, request: Request) -> Response:
         from chronoeval.suites.span.sandbox import run_code
 
         start = time.perf_counter()
-        messages = [Message("system", (TextPart(CODE_SYSTEM),)), *request.messages]
+        messages = [Message("system", (TextPart(self.system),)), *request.messages]
         turns: list[dict[str, Any]] = []
         usage: dict[str, int] = {}
         text = ""
@@ -146,7 +152,9 @@ class CodeTimeAgent(Backend):
             code = extract_code(text)
             if code is None:
                 break
-            result = await asyncio.to_thread(run_code, code, limits=self.limits)
+            result = await asyncio.to_thread(
+                run_code, code, limits=self.limits, calendar_api=self.calendar_api
+            )
             # defence in depth: whatever the code printed, no secret value goes on
             shown = redact(result.to_json())
             turns.append({"role": "code", "code": code, **shown})
@@ -377,6 +385,12 @@ def _timeagent(arg: str | None, task: Task, items: list[Item], opts: BackendOpti
         limits, rest = sandbox_limits(opts.extra)
         inner_opts = dataclasses.replace(opts, extra=rest)
         return CodeTimeAgent(make_backend(inner, task, items, inner_opts), limits=limits)
+    if mode == "code-nocal" and inner:  # issue 18: code without the calendar API (baselines.py)
+        from chronoeval.suites.span.baselines import NoCalendarCodeBaseline
+
+        limits, rest = sandbox_limits(opts.extra)
+        inner_opts = dataclasses.replace(opts, extra=rest)
+        return NoCalendarCodeBaseline(make_backend(inner, task, items, inner_opts), limits=limits)
     if mode == "cot" and inner:  # issue 18: the chain-of-thought baseline (span/baselines.py)
         from chronoeval.suites.span.baselines import CotBaseline
 
@@ -391,8 +405,8 @@ def _timeagent(arg: str | None, task: Task, items: list[Item], opts: BackendOpti
             opts.base_url, model, api_key_env=opts.api_key_env, timeout_s=opts.timeout_s
         )
     raise ChronoevalError(
-        "use timeagent:code:<model spec>, timeagent:tools:openai:<model> or "
-        "timeagent:cot:<model spec>"
+        "use timeagent:code:<model spec>, timeagent:tools:openai:<model>, "
+        "timeagent:cot:<model spec> or timeagent:code-nocal:<model spec>"
     )
 
 
