@@ -178,10 +178,15 @@ def main() -> None:
         ).stdout.split()
         return float(out[-1].rstrip("/s"))
 
+    job_runs = iter(range(1_000_000))
+
     def job() -> float:
+        # a new run directory each round (the same one would only resume: nothing asked); the
+        # dataset cache is shared, so rounds after the first measure the job with datasets cached
+        out = tmp / f"job{next(job_runs)}"
         start = time.perf_counter()
         subprocess.run(
-            [sys.executable, "-m", "chronoeval", "run", "--out", str(tmp / "job"), "--no-progress"],
+            [sys.executable, "-m", "chronoeval", "run", "--out", str(out), "--no-progress"],
             check=True,
             stdout=subprocess.DEVNULL,
             env={**os.environ, "CHRONOEVAL_CACHE": str(tmp / "jobcache")},
