@@ -411,6 +411,11 @@ def run(
                 )
             finally:
                 asyncio.run(backend.aclose())
+        if not config["tasks"] and config.get("skipped"):  # every backend refused its task
+            raise NotApplicable(
+                f"--model {model} cannot answer any of the tasks: "
+                + "; ".join(f"{k}: {v}" for k, v in config["skipped"].items())
+            )
     results, records = score_records(run_dir, plots=plots)
     if extract_with:
         from chronoeval.engine.extract import extract_and_score

@@ -145,6 +145,14 @@ def test_a_task_the_model_cannot_answer_is_skipped_in_a_multi_task_run(tmp_path:
     )  # fmt: skip
     assert none.returncode == EXIT_BAD_INPUT, none.stdout + none.stderr
     assert "cannot answer any of the tasks" in none.stdout and not (tmp_path / "none").exists()
+    # the same when every backend refuses its task only when it is built (grayprior: shortcut only)
+    built = chronoeval(
+        "run", "--task", "clockqa", "--task", "calendarqa", "--model", "grayprior", "--n", "2",
+        "--no-progress", "--out", "built", cwd=tmp_path,
+    )  # fmt: skip
+    assert built.returncode == EXIT_BAD_INPUT, built.stdout + built.stderr
+    assert "cannot answer any of the tasks" in built.stdout and "Traceback" not in built.stderr
+    assert not (tmp_path / "built" / "results.json").exists()  # no empty "complete" result
 
 
 def test_a_second_writer_is_refused_naming_the_holder(tmp_path: Path) -> None:
