@@ -13,7 +13,6 @@ Running the same command again resumes: only requests with no stored answer are 
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import hashlib
 import json
@@ -48,7 +47,7 @@ from chronoeval.engine.lock import RunLock
 from chronoeval.engine.reasoning import split_reasoning
 from chronoeval.engine.records import prompt_record
 from chronoeval.engine.request import GenerationConfig, Request, with_system_prompt
-from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, run_jobs
+from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, ask_all
 from chronoeval.engine.shard import Shard, merge_runs
 from chronoeval.engine.snapshot import copy_snapshots, dataset_for_scoring, snapshot_dataset
 from chronoeval.engine.storage import open_store, read_store, storage_errors
@@ -396,21 +395,16 @@ def run(
                     item, generation, ds.root, config["tasks"][name].get("request_options")
                 )
                 jobs.append(Job(req.key(backend.identity), item.id, name, req))
-            try:
-                summaries[name] = asyncio.run(
-                    run_jobs(
-                        jobs,
-                        backend,
-                        store,
-                        concurrency=concurrency,
-                        retry=retry,
-                        progress=progress,
-                        description=f"{name} · {model}",
-                        progress_every=progress_every,
-                    )
-                )
-            finally:
-                asyncio.run(backend.aclose())
+            summaries[name] = ask_all(
+                jobs,
+                backend,
+                store,
+                concurrency=concurrency,
+                retry=retry,
+                progress=progress,
+                description=f"{name} · {model}",
+                progress_every=progress_every,
+            )
         if not config["tasks"] and config.get("skipped"):  # every backend refused its task
             raise NotApplicable(
                 f"--model {model} cannot answer any of the tasks: "

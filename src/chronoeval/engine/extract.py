@@ -11,7 +11,6 @@ reply, never the gold, the images or the item's metadata.
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from pathlib import Path
 from typing import Any
@@ -21,7 +20,7 @@ from chronoeval.core.items import Item, Message, TextPart
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine.request import GenerationConfig, Request
-from chronoeval.engine.runner import Job, RetryPolicy, run_jobs
+from chronoeval.engine.runner import Job, RetryPolicy, ask_all
 from chronoeval.engine.store import RunStore
 
 STORE_NAME = "extract.sqlite"
@@ -87,20 +86,15 @@ def extract_and_score(
             for r, item in zip(unread, task_items, strict=True):
                 request = extraction_request(item, r.response or "")
                 jobs.append(Job(request.key(backend.identity), r.item_id, name, request))
-            try:
-                asyncio.run(
-                    run_jobs(
-                        jobs,
-                        backend,
-                        store,
-                        concurrency=concurrency,
-                        retry=retry,
-                        progress=progress,
-                        description=f"extract {name} · {spec}",
-                    )
-                )
-            finally:
-                asyncio.run(backend.aclose())
+            ask_all(
+                jobs,
+                backend,
+                store,
+                concurrency=concurrency,
+                retry=retry,
+                progress=progress,
+                description=f"extract {name} · {spec}",
+            )
             stored = store.all()
             recovered = errors = 0
             merged: list[SampleRecord] = []

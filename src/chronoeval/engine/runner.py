@@ -13,6 +13,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from rich.progress import (
     BarColumn,
@@ -193,3 +194,16 @@ class _RateColumn(ProgressColumn):
     def render(self, task) -> Text:  # type: ignore[no-untyped-def]
         speed = task.finished_speed or task.speed
         return Text("   ?/s" if speed is None else f"{speed:6.1f}/s", style="progress.data.speed")
+
+
+def ask_all(jobs: Sequence[Job], backend: Backend, store: RunStore, **options: Any) -> RunSummary:
+    """:func:`run_jobs` from synchronous code (one event loop), the backend closed afterwards
+    whatever happened: the one way ``run``, the answer extractor and pipelines ask a backend."""
+
+    async def ask() -> RunSummary:
+        try:
+            return await run_jobs(jobs, backend, store, **options)
+        finally:
+            await backend.aclose()
+
+    return asyncio.run(ask())

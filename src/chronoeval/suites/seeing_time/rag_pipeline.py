@@ -23,7 +23,6 @@ item whose description failed keeps its place: its query falls back to the item'
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import re
 from collections.abc import Sequence
@@ -35,7 +34,7 @@ from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.items import ImagePart, Item, Message, TextPart
 from chronoeval.core.registry import get_task
 from chronoeval.engine.request import GenerationConfig, Request
-from chronoeval.engine.runner import Job, run_jobs
+from chronoeval.engine.runner import Job, ask_all
 from chronoeval.engine.store import RunStore
 from chronoeval.models.registry import BackendOptions, make_backend
 from chronoeval.suites.seeing_time.eras import DYNASTIES
@@ -113,19 +112,14 @@ def describe(
         jobs.append(Job(key, it.id, "rag-describe", req))
     out.mkdir(parents=True, exist_ok=True)
     with RunStore.in_dir(out) as store:
-        try:
-            asyncio.run(
-                run_jobs(
-                    jobs,
-                    backend,
-                    store,
-                    concurrency=concurrency,
-                    progress=False,
-                    description="describe",
-                )
-            )
-        finally:
-            asyncio.run(backend.aclose())
+        ask_all(
+            jobs,
+            backend,
+            store,
+            concurrency=concurrency,
+            progress=False,
+            description="describe",
+        )
         stored = store.all()
     result: dict[str, tuple[str | None, str | None]] = {}
     for it in items:
