@@ -10,6 +10,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,8 +78,12 @@ class Request:
     def key(self, backend_identity: str) -> str:
         return request_key(backend_identity, self.messages, self.config)
 
-    def openai_messages(self) -> list[dict[str, Any]]:
-        """Chat-completions messages; images as base64 data URLs, read now and not kept."""
+    def openai_messages(
+        self, image_part: Callable[[ImagePart, bytes], dict[str, Any]] | None = None
+    ) -> list[dict[str, Any]]:
+        """Chat-completions messages; images read now and not kept, each rendered by
+        ``image_part(part, bytes)`` (default: a base64 data URL ``image_url`` part)."""
+        render = image_part or data_url_part
         out: list[dict[str, Any]] = []
         for m in self.messages:
             if all(isinstance(p, TextPart) for p in m.content):
@@ -89,11 +94,15 @@ class Request:
                 if isinstance(p, TextPart):
                     parts.append({"type": "text", "text": p.text})
                 else:
-                    b64 = base64.b64encode(self.read_image(p.path)).decode("ascii")
-                    url = f"data:{p.mime};base64,{b64}"
-                    parts.append({"type": "image_url", "image_url": {"url": url}})
+                    parts.append(render(p, self.read_image(p.path)))
             out.append({"role": m.role, "content": parts})
         return out
+
+
+def data_url_part(part: ImagePart, data: bytes) -> dict[str, Any]:
+    """An image as an OpenAI ``image_url`` part holding a base64 data URL."""
+    url = f"data:{part.mime};base64,{base64.b64encode(data).decode('ascii')}"
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def with_system_prompt(messages: tuple[Message, ...], prompt: str | None) -> tuple[Message, ...]:

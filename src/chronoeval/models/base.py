@@ -61,6 +61,20 @@ class Backend:
 Pending = list[tuple[Request, "asyncio.Future[Response]"]]
 
 
+def same_config_batch(pending: Pending, batch_size: int) -> tuple[Pending, Pending]:
+    """Up to ``batch_size`` requests sharing the first one's generation config, and the rest (a
+    batch-answering backend generates one config per call)."""
+    config = pending[0][0].config
+    batch: Pending = []
+    rest: Pending = []
+    for entry in pending:
+        if entry[0].config == config and len(batch) < batch_size:
+            batch.append(entry)
+        else:
+            rest.append(entry)
+    return batch, rest
+
+
 class BatchingBackend(Backend):
     """A backend that answers requests in batches (a model in process, a Ray Dataset window).
 

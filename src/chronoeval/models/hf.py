@@ -37,7 +37,13 @@ from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.items import ImagePart, TextPart
 from chronoeval.core.params import as_bool
 from chronoeval.engine.request import GenerationConfig, Request
-from chronoeval.models.base import BackendError, BatchingBackend, Pending, Response
+from chronoeval.models.base import (
+    BackendError,
+    BatchingBackend,
+    Pending,
+    Response,
+    same_config_batch,
+)
 
 DTYPES = ("auto", "float32", "bfloat16", "float16")
 
@@ -284,16 +290,7 @@ class HFBackend(BatchingBackend):
         }
 
     def _take(self, pending: Pending) -> tuple[Pending, Pending]:
-        """Up to ``batch_size`` requests sharing the first one's generation config."""
-        config = pending[0][0].config
-        batch: Pending = []
-        rest: Pending = []
-        for entry in pending:
-            if entry[0].config == config and len(batch) < self.opts.batch_size:
-                batch.append(entry)
-            else:
-                rest.append(entry)
-        return batch, rest
+        return same_config_batch(pending, self.opts.batch_size)
 
     async def _run_batch(self, batch: Pending) -> None:
         requests = [r for r, _ in batch]

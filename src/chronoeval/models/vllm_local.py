@@ -24,17 +24,22 @@ vLLM releases accept: not checked here).
 from __future__ import annotations
 
 import asyncio
-import base64
 import io
 import time
 from dataclasses import dataclass
 from typing import Any
 
 from chronoeval.core.errors import ChronoevalError
-from chronoeval.core.items import ImagePart, Item, TextPart
+from chronoeval.core.items import ImagePart, Item
 from chronoeval.core.params import as_bool
 from chronoeval.engine.request import GenerationConfig, Request
-from chronoeval.models.base import BackendError, BatchingBackend, Pending, Response
+from chronoeval.models.base import (
+    BackendError,
+    BatchingBackend,
+    Pending,
+    Response,
+    same_config_batch,
+)
 
 INSTALL = (
     "the vllm backend needs vLLM, which is not installed: `pip install vllm` on a machine with a "
@@ -157,29 +162,18 @@ def require_vllm() -> Any:
     return vllm
 
 
-def to_conversation(request: Request, image_parts: str = "data_url") -> list[dict[str, Any]]:
-    """A request as one ``LLM.chat`` conversation (OpenAI message format; images inline)."""
-    out: list[dict[str, Any]] = []
-    for m in request.messages:
-        if all(isinstance(p, TextPart) for p in m.content):
-            out.append({"role": m.role, "content": m.text})
-            continue
-        parts: list[dict[str, Any]] = []
-        for p in m.content:
-            if isinstance(p, TextPart):
-                parts.append({"type": "text", "text": p.text})
-            elif isinstance(p, ImagePart):
-                data = request.read_image(p.path)
-                if image_parts == "pil":
-                    from PIL import Image
+def pil_part(part: ImagePart, data: bytes) -> dict[str, Any]:
+    """An image as vLLM's ``image_pil`` part (decoded here rather than by vLLM's URL loader)."""
+    from PIL import Image
 
-                    with Image.open(io.BytesIO(data)) as im:
-                        parts.append({"type": "image_pil", "image_pil": im.convert("RGB")})
-                else:
-                    url = f"data:{p.mime};base64,{base64.b64encode(data).decode('ascii')}"
-                    parts.append({"type": "image_url", "image_url": {"url": url}})
-        out.append({"role": m.role, "content": parts})
-    return out
+    with Image.open(io.BytesIO(data)) as im:
+        return {"type": "image_pil", "image_pil": im.convert("RGB")}
+
+
+def to_conversation(request: Request, image_parts: str = "data_url") -> list[dict[str, Any]]:
+    """A request as one ``LLM.chat`` conversation (OpenAI message format; images inline as data
+    URLs, or as PIL images with ``image_parts="pil"``)."""
+    return request.openai_messages(pil_part if image_parts == "pil" else None)
 
 
 def sampling_kwargs(config: GenerationConfig) -> dict[str, Any]:
@@ -256,15 +250,7 @@ class VLLMBackend(BatchingBackend):
         }
 
     def _take(self, pending: Pending) -> tuple[Pending, Pending]:
-        config = pending[0][0].config
-        batch: Pending = []
-        rest: Pending = []
-        for entry in pending:
-            if entry[0].config == config and len(batch) < self.opts.batch_size:
-                batch.append(entry)
-            else:
-                rest.append(entry)
-        return batch, rest
+        return same_config_batch(pending, self.opts.batch_size)
 
     async def _run_batch(self, batch: Pending) -> None:
         requests = [r for r, _ in batch]
