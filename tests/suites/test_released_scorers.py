@@ -1,8 +1,8 @@
 """The headline metrics equal the seeds' RELEASED scorers on the same replies.
 
 The released code is run itself, read in place from /work/shared/peers (never copied): ChronoVision's
-``shortcut_test.py`` (its ``process_category`` posts to a scripted OpenAI-compatible server on
-127.0.0.1 and writes its result files) + ``get_acc_shortcut.py``; ``get_acc_news.py`` on year result
+``shortcut_test.py`` (its ``process_category`` posts to the scripted OpenAI-compatible server of
+tests/openai_stub.py on 127.0.0.1 and writes its result files) + ``get_acc_shortcut.py``; ``get_acc_news.py`` on year result
 files in its own layout; MINED's ``eval_code/cem_f1.py`` with the released ``tools.py`` VQAEval.
 chronoeval's task ``parse``/``score``/``aggregate`` (or prediction-file scorer) runs on the same
 replies; the numbers must agree within 0.01 (counts exactly).
@@ -16,8 +16,6 @@ import io
 import json
 import re
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -27,6 +25,7 @@ import pytest
 from chronoeval.core.items import Item
 from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
+from openai_stub import chat_reply, openai_stub
 
 PEERS = Path("/work/shared/peers")
 CV_CODE = PEERS / "chronovision" / "released_code" / "code"
@@ -74,24 +73,6 @@ SHORTCUT_EXTRA = [
 ]
 
 
-class _Scripted(BaseHTTPRequestHandler):
-    replies: list[str] = []
-    bodies: list[dict[str, Any]] = []
-
-    def do_POST(self) -> None:  # noqa: N802
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        type(self).bodies.append(body)
-        text = type(self).replies[len(type(self).bodies) - 1]
-        out = json.dumps({"choices": [{"message": {"role": "assistant", "content": text}}]})
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.end_headers()
-        self.wfile.write(out.encode())
-
-    def log_message(self, *args: Any) -> None:
-        pass
-
-
 def _tiny_image(path: Path, shade: int) -> None:
     from PIL import Image
 
@@ -117,19 +98,13 @@ def test_shortcut_headline_equals_released_script(tmp_path: Path) -> None:
 
     # the released script sorts tests by number and asks them one by one
     order = sorted(answers, key=lambda t: int(re.search(r"\d+", t).group()))  # type: ignore[union-attr]
-    _Scripted.replies = [replies[int(t[4:]) - 1] for t in order]
-    _Scripted.bodies = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with openai_stub([chat_reply(replies[int(t[4:]) - 1]) for t in order]) as stub:
         released = _load(CV_CODE / "shortcut" / "shortcut_test.py", "released_shortcut_test")
-        released.API_URL = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+        released.API_URL = f"{stub.url}/chat/completions"
         with contextlib.redirect_stderr(io.StringIO()):
             released.process_category(cat)
-    finally:
-        server.shutdown()
-    assert len(_Scripted.bodies) == len(replies)
-    assert _Scripted.bodies[0]["response_format"] == {"type": "json_object"}
+    assert len(stub.bodies) == len(replies)
+    assert stub.bodies[0]["response_format"] == {"type": "json_object"}
 
     acc = _load(CV_CODE / "shortcut" / "get_acc_shortcut.py", "released_get_acc_shortcut")
     acc.BASE_DIR = str(base)
@@ -172,17 +147,11 @@ def test_shortcut_cot_headline_equals_released_script(tmp_path: Path) -> None:
     (cat / "ans.json").write_text(json.dumps(answers))
     (cat / "test.json").write_text(json.dumps(mapping))
     order = sorted(answers, key=lambda t: int(t[4:]))
-    _Scripted.replies = [replies[int(t[4:]) - 1] for t in order]
-    _Scripted.bodies = []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    try:
+    with openai_stub([chat_reply(replies[int(t[4:]) - 1]) for t in order]) as stub:
         released = _load(CV_CODE / "shortcut_with_CoT" / "shortcut_with_CoT.py", "released_cot")
-        released.API_URL = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
+        released.API_URL = f"{stub.url}/chat/completions"
         with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
             released.process_category(cat)
-    finally:
-        server.shutdown()
     summary = json.loads((cat / "subtask1" / "politics_subtask1_result.json").read_text())
     assert summary["summary"]["total"] == len(replies)
 
@@ -299,18 +268,18 @@ def test_news_multimodal_headline_equals_released_script(tmp_path: Path) -> None
         for k in range(1, 5):
             _tiny_image(base / "MMT-test" / test_id / f"{k}.jpg", 40 * k)
     (base / "sports-MMT-test-information.json").write_text(json.dumps(tests), encoding="utf-8")
-    _Scripted.replies, _Scripted.bodies = list(replies), []
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Scripted)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     pil = (Image.MAX_IMAGE_PIXELS, ImageFile.LOAD_TRUNCATED_IMAGES)  # the script changes both
     try:
-        released = _load(CV_CODE / "news" / "multimodal_subtask_test.py", "released_mmt")
-        released.API_URL = f"http://127.0.0.1:{server.server_address[1]}/v1/chat/completions"
-        released.ROOT_DIR = str(tmp_path / "images")
-        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            released.run_mmt_test_aggregated()
+        with openai_stub([chat_reply(r) for r in replies]) as stub:
+            released = _load(CV_CODE / "news" / "multimodal_subtask_test.py", "released_mmt")
+            released.API_URL = f"{stub.url}/chat/completions"
+            released.ROOT_DIR = str(tmp_path / "images")
+            with (
+                contextlib.redirect_stderr(io.StringIO()),
+                contextlib.redirect_stdout(io.StringIO()),
+            ):
+                released.run_mmt_test_aggregated()
     finally:
-        server.shutdown()
         Image.MAX_IMAGE_PIXELS, ImageFile.LOAD_TRUNCATED_IMAGES = pil
     rows = json.loads((base / "MMT-test" / "sports_MMT_result.json").read_text(encoding="utf-8"))
     assert [r["model_response"] for r in rows] == [r.strip() for r in replies]
