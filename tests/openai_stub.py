@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
@@ -33,16 +33,20 @@ def chat_reply(content: str, *, reasoning: str | None = None, field: str = "reas
     }
 
 
+Replies = list[dict[str, Any]] | Callable[[dict[str, Any]], dict[str, Any]]
+
+
 class Stub:
-    def __init__(self, replies: list[dict[str, Any]]) -> None:
+    def __init__(self, replies: Replies) -> None:
         self.replies = replies
         self.bodies: list[dict[str, Any]] = []
         self.url = ""
 
 
 @contextmanager
-def openai_stub(replies: list[dict[str, Any]]) -> Iterator[Stub]:
-    """Serve ``replies`` in order (the last one repeats) at ``stub.url`` (…/v1)."""
+def openai_stub(replies: Replies) -> Iterator[Stub]:
+    """Serve ``replies`` in order (the last one repeats) at ``stub.url`` (…/v1); or, given a
+    function, its reply to each request body (a scripted model that reads the conversation)."""
     stub = Stub(replies)
     lock = threading.Lock()
 
@@ -52,7 +56,10 @@ def openai_stub(replies: list[dict[str, Any]]) -> Iterator[Stub]:
             body = json.loads(self.rfile.read(length))
             with lock:
                 stub.bodies.append(body)
-                reply = stub.replies[min(len(stub.bodies), len(stub.replies)) - 1]
+                if callable(stub.replies):
+                    reply = stub.replies(body)
+                else:
+                    reply = stub.replies[min(len(stub.bodies), len(stub.replies)) - 1]
             data = json.dumps(reply).encode()
             self.send_response(200)
             self.send_header("Content-Type", "application/json")

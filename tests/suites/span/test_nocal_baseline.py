@@ -9,11 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import json
 import re
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -30,6 +27,7 @@ from chronoeval.suites.span.baselines import NOCAL_SYSTEM, NoCalendarCodeBaselin
 from chronoeval.suites.span.sandbox import run_code
 from chronoeval.suites.span.tables import ACCURACY
 from chronoeval.suites.span.timeagent import CODE_SYSTEM
+from openai_stub import Stub, chat_reply, openai_stub
 
 CALENDAR_CALL = "print(search_calendar('gregorian', 'hebrew', date='2000-07-01'))"
 
@@ -63,36 +61,8 @@ def _gregorian_only(question: str) -> str | None:
 
 
 class _Coder:
-    """An OpenAI-compatible server: a model that first tries the calendar API (as a model used
-    to TimeAgent might), reads the error, then computes with ``datetime`` only."""
-
-    def __init__(self) -> None:
-        self.bodies: list[dict] = []
-        coder = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def log_message(self, *args: object) -> None:
-                pass
-
-            def do_POST(self) -> None:  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)))
-                coder.bodies.append(body)
-                data = json.dumps(
-                    {"id": "x", "object": "chat.completion", "model": "coder",
-                     "choices": [{"index": 0, "finish_reason": "stop",
-                                  "message": {"role": "assistant",
-                                              "content": coder.reply(body["messages"])}}],
-                     "usage": {"prompt_tokens": 9, "completion_tokens": 5, "total_tokens": 14}}
-                ).encode()  # fmt: skip
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                self.end_headers()
-                self.wfile.write(data)
-
-        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}/v1"
-        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+    """A model that first tries the calendar API (as a model used to TimeAgent might), reads the
+    error, then computes with ``datetime`` only (served by tests/openai_stub.py)."""
 
     @staticmethod
     def reply(messages: list[dict]) -> str:
@@ -111,14 +81,17 @@ class _Coder:
 
 
 @pytest.fixture()
-def coder() -> Iterator[_Coder]:
-    server = _Coder()
-    yield server
-    server.httpd.shutdown()
-    server.httpd.server_close()
+def coder() -> Iterator[Stub]:
+    def reply(body: dict) -> dict:
+        out = chat_reply(_Coder.reply(body["messages"]))
+        out["usage"] = {"prompt_tokens": 9, "completion_tokens": 5, "total_tokens": 14}
+        return out
+
+    with openai_stub(reply) as stub:
+        yield stub
 
 
-def test_honest_datetime_coder_answers_a_gregorian_question(coder: _Coder) -> None:
+def test_honest_datetime_coder_answers_a_gregorian_question(coder: Stub) -> None:
     backend = make_backend(
         "timeagent:code-nocal:openai:coder",
         get_task("span"),
