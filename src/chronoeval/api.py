@@ -86,16 +86,17 @@ def generate(
 ) -> Dataset:
     """Generate a task's items (cached: the same task, parameters and seed are built once)."""
     task = get_task(task_name)
-    merged = {**task.default_params, **(params or {})}
+    given = dict(params or {})
     if n is not None:
-        merged["n"] = n
-    unknown = set(merged) - set(task.default_params)
+        given["n"] = n
+    unknown = set(given) - set(task.default_params)
     if unknown:
         raise ChronoevalError(
             f"task {task.name!r} has no parameter(s) {', '.join(sorted(unknown))}; "
             f"known: {', '.join(sorted(task.default_params))}"
         )
-    merged = coerce_params(merged, task.default_params)
+    # only what the user gave is checked; the task's own defaults are its to choose
+    merged = {**task.default_params, **coerce_params(given, task.default_params)}
     seed = task.default_seed if seed is None else seed
     ident = {"params": merged, "seed": seed, "version": task.version}
     root = Path(out) if out else cache_dir() / "datasets" / f"{task.name}-{_digest(ident)}"
@@ -135,7 +136,7 @@ def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None
             f"task {task.name!r} has no load option(s) {', '.join(sorted(unknown))} for --data; "
             f"known: {', '.join(sorted(task.load_params)) or 'none'}"
         )
-    options = coerce_params({**task.load_params, **(params or {})}, task.load_params)
+    options = {**task.load_params, **coerce_params(params or {}, task.load_params)}
     files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
     stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
     root = cache_dir() / "datasets" / f"{task.name}-import-{_digest([stamp, options])}"

@@ -66,8 +66,8 @@ def coerce_params(values: dict[str, Any], defaults: dict[str, Any]) -> dict[str,
             out[k] = as_bool(v, k)
         elif isinstance(default, (list, tuple)):
             out[k] = as_list(v)
-        elif k == "n" and (v is None or (v == default and not isinstance(v, bool))):
-            out[k] = v  # the task's own default (Seeing Time's n=0: "from the other counts")
+        elif k == "n" and v is None:
+            out[k] = v
         elif k == "n":
             out[k] = as_number(v, k, int)
         elif isinstance(default, int | float) and not isinstance(v, list):
