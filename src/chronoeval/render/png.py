@@ -16,6 +16,7 @@ import threading
 import zlib
 from collections import OrderedDict
 
+import numpy as np
 from PIL import Image
 
 _LOCK = threading.Lock()
@@ -115,6 +116,9 @@ def encode_png(image: Image.Image) -> bytes:
     whatever the cache state, and stripes seen before (the shared calendar bodies) are not
     compressed again.
     """
+    if image.mode == "P" and "transparency" not in image.info:  # 8-bit indexed colour
+        palette = bytes(image.getpalette("RGB") or b"")
+        return encode_indexed_png(np.asarray(image, dtype=np.uint8), palette[: 3 * 256])
     if image.mode not in ("RGB", "L", "RGBA"):
         image = image.convert("RGB")
     channels = {"L": 1, "RGB": 3, "RGBA": 4}[image.mode]
@@ -147,6 +151,177 @@ def encode_png(image: Image.Image) -> bytes:
             _chunk(b"IEND", b""),
         )
     )
+
+
+# --------------------------------------------------------------------------------------------
+# Indexed-colour (palette) images: colour type 3, bit depth 8, filter 0 on every row.
+#
+# A row equal to the row above is not given to zlib: a run of such rows is written as one
+# fixed-Huffman deflate block of back-references at distance = one row (each copying 258 bytes),
+# built here with integer arithmetic, and ended by an empty stored block so the next part starts
+# on a byte boundary. Every other run of rows is compressed by zlib with a full flush at its end,
+# so no later part refers back across a hand-written block. The decompressed stream is exactly the
+# filtered rows, so any PNG decoder reads the image.
+
+_INDEXED_LEVEL = 1  # zlib level for rows that differ from the row above
+
+
+def _rev(code: int, nbits: int) -> int:
+    """Huffman codes are sent most-significant bit first into the LSB-first deflate bit stream."""
+    out = 0
+    for _ in range(nbits):
+        out = (out << 1) | (code & 1)
+        code >>= 1
+    return out
+
+
+def _length_symbol(length: int) -> tuple[int, int, int]:
+    """(symbol, extra bits, extra value) of a match length 3..258 (RFC 1951, 3.2.5)."""
+    if length == 258:
+        return 285, 0, 0
+    base, sym = 3, 257
+    for extra in range(6):
+        count = 8 if extra == 0 else 4
+        span = count << extra
+        if length < base + span:
+            off = length - base
+            return sym + (off >> extra), extra, off & ((1 << extra) - 1)
+        base += span
+        sym += count
+    raise ValueError(f"bad match length {length}")
+
+
+def _distance_code(dist: int) -> tuple[int, int, int]:
+    """(code, extra bits, extra value) of a match distance 1..32768 (RFC 1951, 3.2.5)."""
+    if dist <= 4:
+        return dist - 1, 0, 0
+    extra = (dist - 1).bit_length() - 2
+    half = (dist - 1) >> extra  # 2 or 3
+    code = 2 * extra + half
+    return code, extra, (dist - 1) & ((1 << extra) - 1)
+
+
+def _match_bits(length: int, dist: int) -> tuple[int, int]:
+    """(bits, bit count) of one match in the fixed Huffman code, LSB-first."""
+    sym, lextra, lval = _length_symbol(length)
+    if sym < 280:
+        code, n = _rev(sym - 256, 7), 7
+    else:
+        code, n = _rev(0xC0 + sym - 280, 8), 8
+    bits, count = code | (lval << n), n + lextra
+    dcode, dextra, dval = _distance_code(dist)
+    bits |= _rev(dcode, 5) << count
+    count += 5
+    bits |= dval << count
+    return bits, count + dextra
+
+
+_REPEAT_CACHE: OrderedDict[tuple[int, int], bytes] = OrderedDict()
+
+
+def _repeat_block(row_len: int, rows: int) -> bytes:
+    """A byte-aligned deflate block that repeats the previous ``row_len`` bytes ``rows`` times."""
+    key = (row_len, rows)
+    with _LOCK:
+        hit = _REPEAT_CACHE.get(key)
+    if hit is not None:
+        return hit
+    total = row_len * rows
+    full, rest = divmod(total, 258)
+    tail = []
+    if rest:
+        if rest < 3:  # a match is at least 3 bytes long: split the last full one
+            full -= 1
+            tail = [255, 3 + rest]
+        else:
+            tail = [rest]
+    acc, n = 0b010, 3  # BFINAL = 0, BTYPE = 01 (fixed Huffman)
+    bits, count = _match_bits(258, row_len)
+    if full:
+        acc |= (bits * (((1 << (count * full)) - 1) // ((1 << count) - 1))) << n
+        n += count * full
+    for length in tail:
+        bits, count = _match_bits(length, row_len)
+        acc |= bits << n
+        n += count
+    n += 7  # end of block (symbol 256 is seven zero bits)
+    n += 3  # an empty stored block (BFINAL = 0, BTYPE = 00) ...
+    n = (n + 7) // 8 * 8  # ... padded to a byte boundary,
+    out = acc.to_bytes(n // 8, "little") + b"\x00\x00\xff\xff"  # LEN = 0, NLEN = ~0
+    with _LOCK:
+        _REPEAT_CACHE[key] = out
+        if len(_REPEAT_CACHE) > 4096:
+            _REPEAT_CACHE.popitem(last=False)
+    return out
+
+
+def encode_indexed_rows(rows: np.ndarray, width: int, palette: bytes) -> bytes:
+    """Encode an 8-bit indexed image held as PNG rows ready to compress.
+
+    ``rows`` is a C-contiguous uint8 array of shape (height, stride) with ``stride`` a multiple of
+    8 and at least ``width + 1``: column 0 holds the filter byte (must be 0), columns
+    ``1..width`` the palette indices, and columns past ``width`` are ignored. ``palette`` is the
+    PLTE payload (3 bytes per entry, at most 256 entries, every used index present).
+    """
+    h, stride = rows.shape
+    row_len = width + 1
+    if rows.dtype != np.uint8 or stride % 8 or stride < row_len or not rows.flags.c_contiguous:
+        raise ValueError("rows must be C-contiguous uint8 with a stride that is a multiple of 8")
+    if not 0 < len(palette) <= 768 or len(palette) % 3:
+        raise ValueError(f"palette must hold 1..256 RGB entries, got {len(palette)} bytes")
+    words = rows.view(np.uint64)
+    same = np.flatnonzero((words[1:] == words[:-1]).all(axis=1)) + 1  # rows equal to the one above
+    if row_len < 3 or row_len > 32768:  # too short for a match, or beyond deflate's window
+        same = same[:0]
+    data = rows[:, :row_len].tobytes() if stride != row_len else rows.tobytes()
+    view = memoryview(data)
+    parts = [_ZLIB_HEADER]
+    comp = None
+    start = 0  # first row of the pending run of rows that go to zlib
+    i, n_same = 0, len(same)
+    while i < n_same:
+        first = int(same[i])
+        j = i
+        while j + 1 < n_same and same[j + 1] == same[j] + 1:
+            j += 1
+        last = int(same[j])  # rows first..last each equal their predecessor
+        if first > start:
+            if comp is None:
+                comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, 8)
+            parts.append(comp.compress(view[start * row_len : first * row_len]))
+            parts.append(comp.flush(zlib.Z_FULL_FLUSH))
+        parts.append(_repeat_block(row_len, last - first + 1))
+        start = last + 1
+        i = j + 1
+    if start < h:
+        if comp is None:
+            comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, 8)
+        parts.append(comp.compress(view[start * row_len :]))
+        parts.append(comp.flush(zlib.Z_FULL_FLUSH))
+    parts.append(_FINAL_EMPTY_BLOCK)
+    parts.append(struct.pack(">I", zlib.adler32(view)))
+    ihdr = struct.pack(">IIBBBBB", width, h, 8, 3, 0, 0, 0)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", ihdr),
+            _chunk(b"PLTE", palette),
+            _chunk(b"IDAT", b"".join(parts)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def encode_indexed_png(indices: np.ndarray, palette: bytes) -> bytes:
+    """Encode a (height, width) uint8 array of palette indices as an 8-bit indexed PNG."""
+    if indices.ndim != 2 or indices.dtype != np.uint8:
+        raise ValueError("indices must be a 2-D uint8 array")
+    h, w = indices.shape
+    if len(palette) // 3 <= int(indices.max(initial=0)):
+        raise ValueError("an index points past the end of the palette")
+    rows = np.zeros((h, (w + 8) // 8 * 8), np.uint8)
+    rows[:, 1 : w + 1] = indices
+    return encode_indexed_rows(rows, w, palette)
 
 
 def clear_cache() -> None:
