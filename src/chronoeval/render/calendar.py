@@ -14,19 +14,20 @@ from __future__ import annotations
 
 import calendar as _calendar
 import datetime as _dt
+import math
 import os
 import random
-import threading
-from collections import OrderedDict
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
 from PIL import Image, ImageDraw, ImageFont
 
 from chronoeval.core.names import MONTH_NAMES
 from chronoeval.render.fonts import FONT_DIR, truetype
 from chronoeval.render.png import clear_cache as clear_png_cache
+from chronoeval.render.png import encode_indexed_rows
 from chronoeval.suites.lost_in_time.calendar_questions import check_year
 
 _DAY_ABBR_SUNDAY_FIRST: tuple[str, ...] = ("Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat")
@@ -210,7 +211,21 @@ def month_grid_origin(style: CalendarStyle, month: int) -> tuple[int, int, int, 
 
 
 # --------------------------------------------------------------------------------------------
-# Fonts and glyphs
+# Colours: an indexed-colour page
+#
+# A page is drawn as 8-bit palette indices, never as colours: index 0 is the background, 1 the
+# accent colour (solid: month bands, title banner, the rule under the weekday header), 2 the grid
+# colour, and then _LEVELS indices for each "ink" (a foreground colour anti-aliased over an
+# underlying colour). Glyph coverage is quantised to _LEVELS levels. The indices depend only on the
+# layout components (geometry, fonts, flags, year), never on the colours, so every cached part is
+# shared by all palettes; the colours live only in the PNG's PLTE chunk.
+
+_LEVELS = 16  # coverage levels of anti-aliased text (1/16 steps)
+_BG, _ACCENT, _GRID = 0, 1, 2
+_TEXT, _WEEKEND, _ACCENT_TEXT, _ON_ACCENT, _TITLE = range(5)  # inks
+_N_INKS = 5
+PALETTE_SIZE = 3 + _N_INKS * _LEVELS  # entries in a page's palette
+_QUANT = ((np.arange(256, dtype=np.int32) * _LEVELS + 127) // 255).astype(np.uint8)
 
 
 def _luma(color: str) -> float:
@@ -226,185 +241,264 @@ def _rgb(color: str) -> tuple[int, int, int]:
     return int(c[0:2], 16), int(c[2:4], 16), int(c[4:6], 16)
 
 
+_STEPS = np.arange(1, _LEVELS + 1, dtype=np.float64)[None, :, None] / _LEVELS
+
+
+@lru_cache(maxsize=256)
+def _palette(style: CalendarStyle) -> bytes:
+    """PLTE payload: background, accent, grid, then each ink's coverage levels 1.._LEVELS."""
+    bg, accent, grid = _rgb(style.background), _rgb(style.accent_color), _rgb(style.grid_color)
+    text, weekend, title = (
+        _rgb(style.text_color),
+        _rgb(style.weekend_color),
+        _rgb(style.title_color),
+    )
+    fg = np.array((text, weekend, accent, bg, title), np.float64)[:, None, :]  # in _TEXT.. order
+    under = np.array((bg, bg, bg, accent, bg), np.float64)[:, None, :]
+    inks = np.floor(under + (fg - under) * _STEPS + 0.5).astype(np.uint8)  # (inks, levels, rgb)
+    return bytes(bg + accent + grid) + inks.tobytes()
+
+
+def _palette_array(style: CalendarStyle) -> np.ndarray:
+    return np.frombuffer(_palette(style), np.uint8).reshape(-1, 3)
+
+
+# --------------------------------------------------------------------------------------------
+# Glyphs: coverage masks per (text, font, size), shared by every style that uses them
+
 _font = truetype
 
 
 @dataclass(frozen=True)
 class _Glyph:
-    """Grey-level mask of a text cropped to its ink box; ``top`` is the ink top minus baseline."""
+    """Coverage of a text cropped to its ink box, quantised to 0.._LEVELS; ``top`` is the ink top
+    minus the baseline. Never mutated."""
 
-    mask: Image.Image
+    levels: np.ndarray
     top: int
+    left: int = 0  # ink left minus the pen position
+    advance: float = 0.0  # pen advance of the text
 
 
 def _text_mask(text: str, font: ImageFont.FreeTypeFont) -> _Glyph:
     left, top, right, bottom = font.getbbox(text, anchor="ls")
     mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor="ls")
-    return _Glyph(mask, top)
-
-
-def _paste(
-    canvas: Image.Image, glyph: _Glyph, color: tuple[int, int, int], cx: float, baseline: int
-) -> None:
-    """Paste ``glyph`` horizontally centred on ``cx`` with its baseline on row ``baseline``."""
-    mask = glyph.mask
-    x = round(cx - mask.width / 2)
-    y = baseline + glyph.top
-    canvas.paste(color, (x, y, x + mask.width, y + mask.height), mask)
-
-
-def _baseline(font_cap_h: int, cy: float) -> int:
-    """Baseline row that vertically centres capitals / digits of height ``font_cap_h`` on ``cy``."""
-    return round(cy + font_cap_h / 2)
-
-
-@dataclass(frozen=True)
-class _Glyphs:
-    days: tuple[_Glyph, ...]  # index 1..31 (index 0 unused)
-    digit_h: int
-    headers: tuple[_Glyph, ...]  # one per column, in column order
-    header_h: int
-    months: tuple[_Glyph, ...]
-    month_h: int
+    return _Glyph(_QUANT[np.asarray(mask)], top, left, font.getlength(text))
 
 
 @lru_cache(maxsize=8192)
 def _mask(text: str, font_name: str, size: int) -> _Glyph:
-    """A glyph mask per (text, font, size): shared by every style that uses them (colours,
-    layout flags and title wording do not change a mask), so a fresh style per page re-renders
-    only the texts of a font size not seen before. Masks are never mutated (pasted only)."""
+    """A glyph per (text, font, size): colours, layout flags and title wording do not change it."""
     return _text_mask(text, _font(font_name, size))
 
 
-@lru_cache(maxsize=32)
-def _glyphs(style: CalendarStyle) -> _Glyphs:
-    g = _geometry(style.width, style.columns)
-    day = (style.font, max(8, round(g.cell_h * 0.56)))
-    head = (style.bold_font, max(8, round(g.cell_h * (0.48 if style.header_letters == 2
-                                                       else 0.42))))  # fmt: skip
-    name = (style.bold_font, max(9, round(g.name_h * 0.52)))
-    days = (_mask("0", *day),) + tuple(_mask(str(d), *day) for d in range(1, 32))
-    digit_h = days[0].mask.height  # numbers are centred on the height of "0"
-    order = [(style.firstweekday + i) % 7 for i in range(7)]  # Python weekday numbers per column
-    headers = tuple(
-        _mask(_DAY_ABBR_SUNDAY_FIRST[(wd + 1) % 7][: style.header_letters], *head) for wd in order
-    )
-    header_h = _mask("M", *head).mask.height
-    months = tuple(_mask(m.upper() if style.month_upper else m, *name) for m in MONTH_NAMES)
-    month_h = _mask("M", *name).mask.height
-    return _Glyphs(days, digit_h, headers, header_h, months, month_h)
+def _ink(region: np.ndarray, levels: np.ndarray, ink: int, only_on: int | None = None) -> None:
+    """Write ``ink`` at its coverage level wherever ``levels`` > 0 (and ``region`` == ``only_on``
+    when given: bg-coloured text on a band is invisible where it leaves the band)."""
+    hit = levels > 0
+    if only_on is not None:
+        hit &= region == only_on
+    region[hit] = levels[hit] + (2 + ink * _LEVELS)
+
+
+def _place(canvas: np.ndarray, glyph: _Glyph, cx: float, baseline: int, ink: int,
+           only_on: int | None = None) -> None:  # fmt: skip
+    """Draw ``glyph`` horizontally centred on ``cx`` with its baseline on row ``baseline``."""
+    h, w = glyph.levels.shape
+    x, y = math.floor(cx - w / 2 + 0.5), baseline + glyph.top
+    x1, y1 = max(0, x), max(0, y)
+    x2, y2 = min(canvas.shape[1], x + w), min(canvas.shape[0], y + h)
+    if x2 > x1 and y2 > y1:
+        _ink(canvas[y1:y2, x1:x2], glyph.levels[y1 - y : y2 - y, x1 - x : x2 - x], ink, only_on)
+
+
+def _baseline(cap_h: int, cy: float) -> int:
+    """Baseline row that vertically centres capitals / digits of height ``cap_h`` on ``cy``."""
+    return math.floor(cy + cap_h / 2 + 0.5)
 
 
 # --------------------------------------------------------------------------------------------
-# Page body (everything but the title), cached per (style, weekday of 1 Jan, leap)
+# Layout components, cached per component (not per style)
 
 
-def _draw_body(style: CalendarStyle, year: int) -> Image.Image:
+def _sizes(style: CalendarStyle) -> tuple[int, int, int]:
+    """Font sizes of the day numbers, the weekday header and the month names."""
     g = _geometry(style.width, style.columns)
-    glyphs = _glyphs(style)
-    bg = _rgb(style.background)
-    text = _rgb(style.text_color)
-    accent = _rgb(style.accent_color)
-    weekend = _rgb(style.weekend_color)
-    grid = _rgb(style.grid_color)
-    canvas = Image.new("RGB", (g.width, g.height), bg)
-    draw = ImageDraw.Draw(canvas)
-    cal = _calendar.Calendar(firstweekday=style.firstweekday)
-    weekend_cols = {
-        c for c in range(7) if (style.firstweekday + c) % 7 in (5, 6)
-    }  # Saturday, Sunday
-    for month in range(1, 13):
-        r, c = divmod(month - 1, style.columns)
-        x0 = g.left + c * (g.block_w + g.gap_x)
-        y0 = g.title_h + g.margin + r * (g.block_h + g.gap_y)
-        name = glyphs.months[month - 1]
-        if style.month_band:
-            draw.rectangle((x0, y0, x0 + g.block_w - 1, y0 + g.name_h - 3), fill=accent)
-            base = _baseline(glyphs.month_h, y0 + (g.name_h - 2) / 2)
-            _paste(canvas, name, bg, x0 + g.block_w / 2, base)
-        else:
-            _paste(
-                canvas,
-                name,
-                accent,
-                x0 + g.block_w / 2,
-                _baseline(glyphs.month_h, y0 + g.name_h / 2),
-            )
-        hy = y0 + g.name_h
-        base = _baseline(glyphs.header_h, hy + g.cell_h / 2)
-        for col in range(7):
-            color = weekend if col in weekend_cols else text
-            _paste(canvas, glyphs.headers[col], color, x0 + (col + 0.5) * g.cell_w, base)
-        draw.line((x0, hy + g.cell_h - 1, x0 + g.block_w - 1, hy + g.cell_h - 1), fill=accent)
-        gy = hy + g.cell_h
-        if style.grid_lines:
-            for k in range(8):
-                x = x0 + k * g.cell_w
-                draw.line((x, gy, x, gy + 6 * g.cell_h), fill=grid)
-            for k in range(1, 7):
-                y = gy + k * g.cell_h
-                draw.line((x0, y, x0 + g.block_w, y), fill=grid)
-        for w, week in enumerate(cal.monthdayscalendar(year, month)):
-            for col, day in enumerate(week):
-                if day == 0:
-                    continue
-                color = weekend if col in weekend_cols else text
-                cx = x0 + (col + 0.5) * g.cell_w
-                base = _baseline(glyphs.digit_h, gy + (w + 0.5) * g.cell_h)
-                _paste(canvas, glyphs.days[day], color, cx, base)
-    return canvas
+    head = 0.48 if style.header_letters == 2 else 0.42
+    return (
+        max(8, round(g.cell_h * 0.56)),
+        max(8, round(g.cell_h * head)),
+        max(9, round(g.name_h * 0.52)),
+    )
 
 
-_BODY_CACHE: OrderedDict[tuple[CalendarStyle, int, bool], Image.Image] = OrderedDict()
-_BODY_CACHE_SIZE = 16  # page bodies (about 3 MB each at 1200 px); 14 cover every year of a style
+def _weekend_columns(firstweekday: int) -> tuple[bool, ...]:
+    return tuple((firstweekday + c) % 7 in (5, 6) for c in range(7))  # Saturday, Sunday
 
 
-_CACHE_LOCK = threading.Lock()
+@lru_cache(maxsize=256)
+def _day_tiles(font: str, size: int, cell_w: int, cell_h: int, grid_lines: bool) -> np.ndarray:
+    """Cell tiles, shape (2 * 2 * 32, cell_h, cell_w), indexed by ``_tile_id``: with / without the
+    grid line on top, plain / weekend ink, day 0 (empty) .. 31."""
+    tiles = np.zeros((2, 2, 32, cell_h, cell_w), np.uint8)
+    if grid_lines:
+        tiles[:, :, :, :, 0] = _GRID  # the line on the cell's left
+        tiles[1, :, :, 0, :] = _GRID  # the line above the cell (weeks 2..6)
+    digit_h = _mask("0", font, size).levels.shape[0]  # numbers are centred on the height of "0"
+    base = _baseline(digit_h, cell_h / 2)
+    for day in range(1, 32):
+        glyph = _mask(str(day), font, size)
+        for top in (0, 1):
+            for weekend, ink in ((0, _TEXT), (1, _WEEKEND)):
+                _place(tiles[top, weekend, day], glyph, cell_w / 2, base, ink)
+    return tiles.reshape(2 * 2 * 32, cell_h, cell_w)
 
 
-def _body(style: CalendarStyle, year: int) -> Image.Image:
-    key = (style, _dt.date(year, 1, 1).weekday(), _calendar.isleap(year))
-    with _CACHE_LOCK:
-        body = _BODY_CACHE.get(key)
-        if body is not None:
-            _BODY_CACHE.move_to_end(key)
-            return body
-    body = _draw_body(style, year)
-    with _CACHE_LOCK:
-        _BODY_CACHE[key] = body
-        if len(_BODY_CACHE) > _BODY_CACHE_SIZE:
-            _BODY_CACHE.popitem(last=False)
-    return body
+def _tile_id(top: int, weekend: bool, day: int) -> int:
+    return (top * 2 + int(weekend)) * 32 + day
+
+
+@lru_cache(maxsize=256)
+def _month_tile_ids(first_col: int, days: int, firstweekday: int) -> np.ndarray:
+    """(6, 7) tile ids of a month whose day 1 is in column ``first_col``."""
+    weekend = _weekend_columns(firstweekday)
+    ids = np.empty((6, 7), np.intp)
+    for w in range(6):
+        for c in range(7):
+            day = w * 7 + c - first_col + 1
+            ids[w, c] = _tile_id(int(w > 0), weekend[c], day if 1 <= day <= days else 0)
+    return ids
+
+
+@lru_cache(maxsize=256)
+def _header_strip(
+    bold: str, size: int, letters: int, firstweekday: int, cell_w: int, cell_h: int
+) -> np.ndarray:
+    """The weekday header row of a month (cell_h x 7 cells) with the accent rule under it."""
+    strip = np.zeros((cell_h, 7 * cell_w), np.uint8)
+    weekend = _weekend_columns(firstweekday)
+    base = _baseline(_mask("M", bold, size).levels.shape[0], cell_h / 2)
+    for col in range(7):
+        wd = (firstweekday + col) % 7  # Python weekday number
+        glyph = _mask(_DAY_ABBR_SUNDAY_FIRST[(wd + 1) % 7][:letters], bold, size)
+        _place(strip, glyph, (col + 0.5) * cell_w, base, _WEEKEND if weekend[col] else _TEXT)
+    strip[-1, :] = _ACCENT
+    strip.flags.writeable = False
+    return strip
+
+
+@lru_cache(maxsize=2048)
+def _name_strip(
+    text: str, bold: str, size: int, block_w: int, name_h: int, band: bool
+) -> np.ndarray:
+    """A month's name row (name_h x block_w), on an accent band or in the accent colour."""
+    strip = np.zeros((name_h, block_w), np.uint8)
+    glyph = _mask(text, bold, size)
+    cap_h = _mask("M", bold, size).levels.shape[0]
+    if band:
+        strip[: name_h - 2, :] = _ACCENT
+        _place(strip, glyph, block_w / 2, _baseline(cap_h, (name_h - 2) / 2), _ON_ACCENT, _ACCENT)
+    else:
+        _place(strip, glyph, block_w / 2, _baseline(cap_h, name_h / 2), _ACCENT_TEXT)
+    strip.flags.writeable = False
+    return strip
 
 
 @lru_cache(maxsize=128)
 def _cap_height(font_name: str, size: int) -> int:
-    return _text_mask("0", _font(font_name, size)).mask.height
+    return _mask("0", font_name, size).levels.shape[0]
+
+
+# --------------------------------------------------------------------------------------------
+# A page
+
+
+def _page_rows(year: int, style: CalendarStyle) -> np.ndarray:
+    """The page as PNG rows of palette indices: shape (height, stride), column 0 the filter byte
+    (0), columns 1..width the pixels, the rest padding (see :func:`encode_indexed_rows`)."""
+    check_year(year)
+    g = _geometry(style.width, style.columns)
+    rows = np.zeros((g.height, (g.width + 8) // 8 * 8), np.uint8)
+    page = rows[:, 1 : g.width + 1]
+    day_size, head_size, name_size = _sizes(style)
+    fw = style.firstweekday
+    tiles = _day_tiles(style.font, day_size, g.cell_w, g.cell_h, style.grid_lines)
+    header = _header_strip(style.bold_font, head_size, style.header_letters, fw, g.cell_w, g.cell_h)
+    leap = _calendar.isleap(year)
+    first = _dt.date(year, 1, 1).weekday()  # Python weekday of 1 January
+    day_of_year = 0
+    ch, cw = g.cell_h, g.cell_w
+    for month in range(1, 13):
+        r, c = divmod(month - 1, style.columns)
+        x0 = g.left + c * (g.block_w + g.gap_x)
+        y0 = g.title_h + g.margin + r * (g.block_h + g.gap_y)
+        name = MONTH_NAMES[month - 1]
+        page[y0 : y0 + g.name_h, x0 : x0 + g.block_w] = _name_strip(
+            name.upper() if style.month_upper else name,
+            style.bold_font,
+            name_size,
+            g.block_w,
+            g.name_h,
+            style.month_band,
+        )
+        hy = y0 + g.name_h
+        page[hy : hy + ch, x0 : x0 + g.block_w] = header
+        gy = hy + ch
+        days = _MONTH_DAYS[month - 1] + (1 if month == 2 and leap else 0)
+        ids = _month_tile_ids((first + day_of_year - fw) % 7, days, fw)
+        day_of_year += days
+        cells = page[gy : gy + 6 * ch, x0 : x0 + 7 * cw].reshape(6, ch, 7, cw)
+        cells[...] = tiles[ids].transpose(0, 2, 1, 3)
+        if style.grid_lines:
+            page[gy : gy + 6 * ch + 1, x0 + 7 * cw] = _GRID  # right edge
+            page[gy + 6 * ch, x0 : x0 + 7 * cw + 1] = _GRID  # bottom edge
+    size = max(12, round(g.title_h * 0.55))
+    top_area = page[: g.title_h + g.margin]
+    if style.month_band:  # a title banner in the accent colour goes with banded month names
+        y1, y2 = round(g.title_h * 0.15), g.title_h + g.margin // 3 + 1
+        top_area[y1:y2, g.left : g.width - g.left] = _ACCENT
+    cap_h = _cap_height(style.bold_font, size)
+    baseline = round((g.title_h * 0.15 + g.title_h + g.margin / 3) / 2 + cap_h / 2)
+    # The title is set from cached pieces (the wording around the year, then each digit) at their
+    # pen advances, centred on the page like anchor "ms" would centre the whole string.
+    prefix, _, suffix = style.title_format.partition("{year}")
+    pieces = [(t, _mask(t, style.bold_font, size)) for t in (prefix, *str(year), suffix) if t]
+    pen = g.width / 2 - sum(glyph.advance for _, glyph in pieces) / 2
+    ink, only_on = (_ON_ACCENT, _ACCENT) if style.month_band else (_TITLE, None)
+    for text, glyph in pieces:
+        if text.strip():
+            w = glyph.levels.shape[1]
+            _place(top_area, glyph, pen + glyph.left + w / 2, baseline, ink, only_on)
+        pen += glyph.advance
+    return rows
+
+
+_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+
+
+def render_year_calendar_png(year: int, style: CalendarStyle | None = None) -> bytes:
+    """The yearly calendar of ``year`` (1..9999) as PNG bytes: 8-bit indexed colour with a
+    palette of :data:`PALETTE_SIZE` entries (what the CalendarQA generator writes)."""
+    style = style or CalendarStyle()
+    return encode_indexed_rows(_page_rows(year, style), style.width, _palette(style))
+
+
+def render_year_calendar_indexed(year: int, style: CalendarStyle | None = None) -> Image.Image:
+    """The yearly calendar of ``year`` as a palette ("P") image, the pixels of the PNG."""
+    style = style or CalendarStyle()
+    rows = _page_rows(year, style)
+    pixels = np.ascontiguousarray(rows[:, 1 : style.width + 1])
+    image = Image.frombytes("P", (style.width, rows.shape[0]), pixels.tobytes())
+    image.putpalette(_palette(style), "RGB")
+    return image
 
 
 def render_year_calendar(year: int, style: CalendarStyle | None = None) -> Image.Image:
-    """Draw the yearly calendar of ``year`` (1..9999) as an RGB image."""
-    check_year(year)
+    """Draw the yearly calendar of ``year`` (1..9999) as an RGB image (the PNG's pixels)."""
     style = style or CalendarStyle()
-    g = _geometry(style.width, style.columns)
-    page = _body(style, year).copy()
-    title = style.title_format.format(year=year)
-    size = max(12, round(g.title_h * 0.55))
-    font = _font(style.bold_font, size)
-    draw = ImageDraw.Draw(page)
-    if style.month_band:  # a title banner in the accent colour goes with banded month names
-        draw.rectangle(
-            (g.left, round(g.title_h * 0.15), g.width - g.left - 1, g.title_h + g.margin // 3),
-            fill=_rgb(style.accent_color),
-        )
-        color = _rgb(style.background)
-    else:
-        color = _rgb(style.title_color)
-    cap_h = _cap_height(style.bold_font, size)
-    baseline = round((g.title_h * 0.15 + g.title_h + g.margin / 3) / 2 + cap_h / 2)
-    draw.text((g.width / 2, baseline), title, fill=color, font=font, anchor="ms")
-    return page
+    rows = _page_rows(year, style)
+    return Image.fromarray(_palette_array(style)[rows[:, 1 : style.width + 1]])
 
 
 # --------------------------------------------------------------------------------------------
@@ -412,7 +506,7 @@ def render_year_calendar(year: int, style: CalendarStyle | None = None) -> Image
 
 
 def clear_caches() -> None:
-    """Drop the cached page bodies and compressed PNG stripes (fonts and glyphs stay)."""
-    with _CACHE_LOCK:
-        _BODY_CACHE.clear()
+    """Drop the cached layout components and compressed PNG stripes (fonts and glyphs stay)."""
+    for cached in (_day_tiles, _month_tile_ids, _header_strip, _name_strip, _palette):
+        cached.cache_clear()
     clear_png_cache()

@@ -164,6 +164,20 @@ def encode_png(image: Image.Image) -> bytes:
 # filtered rows, so any PNG decoder reads the image.
 
 _INDEXED_LEVEL = 1  # zlib level for rows that differ from the row above
+_INDEXED_MEM_LEVEL = 5  # a smaller hash table than the default 8: cheaper to reset per full flush
+
+
+def _adler32_repeat(adler: int, length: int, count: int) -> int:
+    """Adler-32 of ``count`` copies of a ``length``-byte block whose Adler-32 is ``adler``.
+
+    With S = the block's byte sum and W = sum((length - i) * byte[i]), the copies have byte sum
+    count * S and weighted sum count * W + length * S * count * (count - 1) / 2.
+    """
+    s1 = (adler & 0xFFFF) - 1  # S
+    w = ((adler >> 16) - length) % _ADLER_BASE  # W
+    a = (1 + count * s1) % _ADLER_BASE
+    b = (count * length + count * w + length * s1 * (count * (count - 1) // 2)) % _ADLER_BASE
+    return a | (b << 16)
 
 
 def _rev(code: int, nbits: int) -> int:
@@ -273,33 +287,38 @@ def encode_indexed_rows(rows: np.ndarray, width: int, palette: bytes) -> bytes:
     same = np.flatnonzero((words[1:] == words[:-1]).all(axis=1)) + 1  # rows equal to the one above
     if row_len < 3 or row_len > 32768:  # too short for a match, or beyond deflate's window
         same = same[:0]
-    data = rows[:, :row_len].tobytes() if stride != row_len else rows.tobytes()
-    view = memoryview(data)
     parts = [_ZLIB_HEADER]
     comp = None
+    adler = 1
     start = 0  # first row of the pending run of rows that go to zlib
     i, n_same = 0, len(same)
-    while i < n_same:
-        first = int(same[i])
-        j = i
-        while j + 1 < n_same and same[j + 1] == same[j] + 1:
-            j += 1
-        last = int(same[j])  # rows first..last each equal their predecessor
+    while start < h:
+        if i < n_same:
+            first = int(same[i])
+            j = i
+            while j + 1 < n_same and same[j + 1] == same[j] + 1:
+                j += 1
+            last = int(same[j])  # rows first..last each equal their predecessor
+        else:
+            first = last = j = h
         if first > start:
+            fresh = rows[start:first, :row_len].tobytes()
             if comp is None:
-                comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, 8)
-            parts.append(comp.compress(view[start * row_len : first * row_len]))
+                comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, _INDEXED_MEM_LEVEL)
+            parts.append(comp.compress(fresh))
             parts.append(comp.flush(zlib.Z_FULL_FLUSH))
-        parts.append(_repeat_block(row_len, last - first + 1))
+            adler = zlib.adler32(fresh, adler)
+        if first < h:
+            count = last - first + 1
+            parts.append(_repeat_block(row_len, count))
+            row_adler = zlib.adler32(rows[first, :row_len].tobytes())
+            adler = _adler32_combine(
+                adler, _adler32_repeat(row_adler, row_len, count), row_len * count
+            )
         start = last + 1
         i = j + 1
-    if start < h:
-        if comp is None:
-            comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, 8)
-        parts.append(comp.compress(view[start * row_len :]))
-        parts.append(comp.flush(zlib.Z_FULL_FLUSH))
     parts.append(_FINAL_EMPTY_BLOCK)
-    parts.append(struct.pack(">I", zlib.adler32(view)))
+    parts.append(struct.pack(">I", adler))
     ihdr = struct.pack(">IIBBBBB", width, h, 8, 3, 0, 0, 0)
     return b"".join(
         (

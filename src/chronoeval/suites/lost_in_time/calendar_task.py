@@ -28,7 +28,7 @@ from chronoeval.suites.lost_in_time.parsing import parse_weekday_answer
 class CalendarQA(Task):
     name = "calendarqa"
     suite = "lost_in_time"
-    version = "1"
+    version = "2"  # 2: indexed-colour PNG pages, text coverage in 16 levels (issue 21)
     description = "Weekday questions on yearly calendar images; accuracy and macro P/R/F1"
     default_params: ClassVar[dict[str, Any]] = {
         "n": None,
@@ -42,11 +42,7 @@ class CalendarQA(Task):
     headline_score = "correct"
 
     def build(self, params: dict[str, Any], seed: int) -> Iterator[BuiltItem]:
-        from chronoeval.render.calendar import (
-            render_year_calendar,
-            sample_calendar_style,
-        )
-        from chronoeval.render.png import encode_png
+        from chronoeval.render.calendar import render_year_calendar_png, sample_calendar_style
         from chronoeval.suites.lost_in_time.calendar_questions import (
             ANSWER_INSTRUCTION,
             make_questions,
@@ -71,7 +67,7 @@ class CalendarQA(Task):
         for y_index, year in enumerate(years):
             yrng = random.Random(f"calendarqa:{seed}:{year}")
             style = sample_calendar_style(yrng, week_start=params["week_start"])
-            png = encode_png(render_year_calendar(year, style))
+            png = render_year_calendar_png(year, style)
             part, rel, data = image_part(f"calendar-{year:04d}.png", png)
             images = {rel: data}
             for q in make_questions(year, yrng):
