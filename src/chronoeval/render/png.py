@@ -284,39 +284,30 @@ def encode_indexed_rows(rows: np.ndarray, width: int, palette: bytes) -> bytes:
     if not 0 < len(palette) <= 768 or len(palette) % 3:
         raise ValueError(f"palette must hold 1..256 RGB entries, got {len(palette)} bytes")
     words = rows.view(np.uint64)
-    same = np.flatnonzero((words[1:] == words[:-1]).all(axis=1)) + 1  # rows equal to the one above
-    if row_len < 3 or row_len > 32768:  # too short for a match, or beyond deflate's window
-        same = same[:0]
+    repeat = np.zeros(h + 2, np.int8)  # 1 where a row equals the row above (padded both ends)
+    if 3 <= row_len <= 32768:  # a match is 3..258 bytes long, at most 32768 bytes back
+        repeat[2 : h + 1] = (words[1:] == words[:-1]).all(axis=1)
+    edges = np.diff(repeat)
+    starts, ends = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
     parts = [_ZLIB_HEADER]
-    comp = None
+    comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, _INDEXED_MEM_LEVEL)
     adler = 1
-    start = 0  # first row of the pending run of rows that go to zlib
-    i, n_same = 0, len(same)
-    while start < h:
-        if i < n_same:
-            first = int(same[i])
-            j = i
-            while j + 1 < n_same and same[j + 1] == same[j] + 1:
-                j += 1
-            last = int(same[j])  # rows first..last each equal their predecessor
-        else:
-            first = last = j = h
+    start = 0  # first row not written yet
+    for first, end in zip((*starts, h), (*ends, h), strict=True):
+        # rows start..first-1 go to zlib; rows first..end-1 each equal their predecessor
         if first > start:
             fresh = rows[start:first, :row_len].tobytes()
-            if comp is None:
-                comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, _INDEXED_MEM_LEVEL)
             parts.append(comp.compress(fresh))
             parts.append(comp.flush(zlib.Z_FULL_FLUSH))
             adler = zlib.adler32(fresh, adler)
-        if first < h:
-            count = last - first + 1
+        if end > first:
+            count = end - first
             parts.append(_repeat_block(row_len, count))
             row_adler = zlib.adler32(rows[first, :row_len].tobytes())
             adler = _adler32_combine(
                 adler, _adler32_repeat(row_adler, row_len, count), row_len * count
             )
-        start = last + 1
-        i = j + 1
+        start = end
     parts.append(_FINAL_EMPTY_BLOCK)
     parts.append(struct.pack(">I", adler))
     ihdr = struct.pack(">IIBBBBB", width, h, 8, 3, 0, 0, 0)
