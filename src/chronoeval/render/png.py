@@ -159,12 +159,17 @@ def encode_png(image: Image.Image) -> bytes:
 # A row equal to the row above is not given to zlib: a run of such rows is written as one
 # fixed-Huffman deflate block of back-references at distance = one row (each copying 258 bytes),
 # built here with integer arithmetic, and ended by an empty stored block so the next part starts
-# on a byte boundary. Every other run of rows is compressed by zlib with a full flush at its end,
-# so no later part refers back across a hand-written block. The decompressed stream is exactly the
+# on a byte boundary. Every other run of rows is compressed by zlib (level 1, fixed Huffman codes)
+# with a full flush at its end, so no later part refers back across a hand-written block. The decompressed stream is exactly the
 # filtered rows, so any PNG decoder reads the image.
 
 _INDEXED_LEVEL = 1  # zlib level for rows that differ from the row above
 _INDEXED_MEM_LEVEL = 5  # a smaller hash table than the default 8: cheaper to reset per full flush
+_INDEXED_STRATEGY = zlib.Z_FIXED  # fixed Huffman codes: no code tables to build per run of rows
+# Compressed runs of rows, by content: after a full flush zlib's output for a run depends only on
+# the run's bytes, so a run seen before (the weekday header of every row of months, the rows of a
+# layout seen on an earlier page) is not compressed again, and the bytes do not depend on the cache.
+_SEGMENTS = _StripeCache(max_bytes=48 * 1024 * 1024)
 
 
 def _adler32_repeat(adler: int, length: int, count: int) -> int:
@@ -290,15 +295,23 @@ def encode_indexed_rows(rows: np.ndarray, width: int, palette: bytes) -> bytes:
     edges = np.diff(repeat)
     starts, ends = np.flatnonzero(edges == 1).tolist(), np.flatnonzero(edges == -1).tolist()
     parts = [_ZLIB_HEADER]
-    comp = zlib.compressobj(_INDEXED_LEVEL, zlib.DEFLATED, -15, _INDEXED_MEM_LEVEL)
+    comp = zlib.compressobj(
+        _INDEXED_LEVEL, zlib.DEFLATED, -15, _INDEXED_MEM_LEVEL, _INDEXED_STRATEGY
+    )
     adler = 1
     start = 0  # first row not written yet
     for first, end in zip((*starts, h), (*ends, h), strict=True):
         # rows start..first-1 go to zlib; rows first..end-1 each equal their predecessor
         if first > start:
             fresh = rows[start:first, :row_len].tobytes()
-            parts.append(comp.compress(fresh))
-            parts.append(comp.flush(zlib.Z_FULL_FLUSH))
+            key = (zlib.crc32(fresh), len(fresh))
+            hit = _SEGMENTS.get(key, memoryview(fresh))
+            if hit is None:
+                packed = comp.compress(fresh) + comp.flush(zlib.Z_FULL_FLUSH)
+                _SEGMENTS.offer(key, memoryview(fresh), packed, 0)
+            else:
+                packed = hit[0]
+            parts.append(packed)
             adler = zlib.adler32(fresh, adler)
         if end > first:
             count = end - first
@@ -337,3 +350,4 @@ def encode_indexed_png(indices: np.ndarray, palette: bytes) -> bytes:
 def clear_cache() -> None:
     """Drop the compressed stripes kept for reuse (the output never depends on them)."""
     _STRIPES.clear()
+    _SEGMENTS.clear()
