@@ -160,3 +160,56 @@ def test_ocr_of_january_2025_puts_day_1_under_wednesday() -> None:
         assert "1" in boxes and "We" in boxes, boxes
         header = min((t for t in boxes if t.isalpha()), key=lambda t: abs(boxes[t] - boxes["1"]))
         assert header == "We"
+
+
+def test_generator_png_is_indexed_and_holds_the_rendered_pixels() -> None:
+    import cv2
+
+    from chronoeval.render.calendar import (
+        PALETTE_SIZE,
+        render_year_calendar_indexed,
+        render_year_calendar_png,
+    )
+
+    for seed in range(3):
+        style = sample_calendar_style(random.Random(100 + seed), week_start="monday")
+        year = (1, 1987, 9999)[seed]
+        png = render_year_calendar_png(year, style)
+        assert png == render_year_calendar_png(year, style)
+        assert png[25] == 3 and png[24] == 8  # IHDR: bit depth 8, colour type 3 (indexed)
+        plte = png.index(b"PLTE")
+        assert int.from_bytes(png[plte - 4 : plte], "big") == 3 * PALETTE_SIZE <= 768
+        decoded = Image.open(io.BytesIO(png))
+        assert decoded.mode == "P" and decoded.size == calendar_size(style)
+        rgb = np.asarray(decoded.convert("RGB"))
+        assert np.array_equal(rgb, np.asarray(render_year_calendar(year, style)))
+        assert np.array_equal(
+            np.asarray(decoded), np.asarray(render_year_calendar_indexed(year, style))
+        )
+        bgr = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_COLOR)
+        assert np.array_equal(bgr[..., ::-1], rgb)
+
+
+@pytest.mark.parametrize("year", [4, 1700, 2100, 2024])
+def test_delivered_png_grid_matches_independent_weekdays(year: int) -> None:
+    """The bytes the generator writes, decoded by Pillow, against Sakamoto's weekdays."""
+    from chronoeval.render.calendar import render_year_calendar_png
+
+    for week_start in ("sunday", "monday"):
+        style = sample_calendar_style(random.Random(year * 7), week_start=week_start)
+        image = Image.open(io.BytesIO(render_year_calendar_png(year, style))).convert("RGB")
+        for month in range(1, 13):
+            assert inked_cells(image, style, month) == expected_cells(year, month, week_start)
+
+
+def test_text_keeps_its_colours_and_anti_aliasing() -> None:
+    """Ink in the text, weekend and title colours, with intermediate levels at glyph edges."""
+    style = CalendarStyle(
+        text_color="#000000", weekend_color="#ff0000", title_color="#0000ff", accent_color="#00ff00"
+    )
+    rgb = np.asarray(render_year_calendar(2025, style)).reshape(-1, 3)
+    colours = {tuple(c) for c in np.unique(rgb, axis=0)}
+    for ink in ((0, 0, 0), (255, 0, 0), (0, 0, 255), (0, 255, 0)):
+        assert ink in colours
+    greys = {c for c in colours if c[0] == c[1] == c[2]}
+    assert len(greys) >= 12  # black text anti-aliased on white in ~16 levels

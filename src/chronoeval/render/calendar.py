@@ -4,10 +4,15 @@ A page shows a title with the year at the top and twelve month grids (3 x 4 or 4
 name, a weekday header row and the day numbers in the right weekday columns. Dates follow the
 proleptic Gregorian calendar of Python's :mod:`calendar` module, so any year 1..9999 can be drawn.
 
-Speed: the grid part of a page depends only on the style, the weekday of 1 January and whether the
-year is a leap year, so it is built once per (style, weekday, leap) from pre-rendered glyph masks
-and cached; a page is a copy of that body plus the title. The PNG writer
-(:mod:`chronoeval.render.png`) compresses a repeated body only once.
+Pages are drawn as 8-bit palette indices, never as colours (see "Colours" below): text coverage is
+quantised to 16 levels per ink, so a page has 3 + 5 x 16 palette entries and the colours live only
+in the PNG's palette. Every part is cached per layout component, independent of the colours and of
+the rest of the style: glyph coverage per (text, font, size), day-cell tiles per (font, size, cell,
+grid lines), weekday header rows per (font, size, letters, week start, cell), month-name rows per
+(name, font, size, width, band). A page with a style never seen before is assembled from these with
+numpy and written by :func:`chronoeval.render.png.encode_indexed_rows` (what the CalendarQA
+generator calls, via :func:`render_year_calendar_png`). :func:`render_year_calendar` gives the same
+pixels as an RGB image.
 """
 
 from __future__ import annotations
