@@ -27,7 +27,7 @@ from functools import lru_cache
 from typing import Any
 
 import numpy as np
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageFont
 
 from chronoeval.core.names import MONTH_NAMES
 from chronoeval.render.fonts import FONT_DIR, truetype
@@ -276,26 +276,34 @@ _font = truetype
 
 @dataclass(frozen=True)
 class _Glyph:
-    """Coverage of a text cropped to its ink box, quantised to 0.._LEVELS; ``top`` is the ink top
-    minus the baseline. Never mutated."""
+    """Coverage of a text cropped to its ink box, quantised to 0.._LEVELS; ``top`` and ``left`` are
+    the ink box's offsets from the pen on the baseline. Never mutated."""
 
     levels: np.ndarray
     top: int
-    left: int = 0  # ink left minus the pen position
-    advance: float = 0.0  # pen advance of the text
+    left: int
 
 
 def _text_mask(text: str, font: ImageFont.FreeTypeFont) -> _Glyph:
-    left, top, right, bottom = font.getbbox(text, anchor="ls")
-    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
-    ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor="ls")
-    return _Glyph(_QUANT[np.asarray(mask)], top, left, font.getlength(text))
+    """The text's coverage as FreeType renders it for ``ImageDraw.text`` (anchor "ls"): the same
+    pixels as drawing it on a canvas, without the canvas."""
+    core, (left, top) = font.getmask2(text, "L", anchor="ls")
+    mask = np.asarray(Image.Image()._new(core))
+    if mask.size == 0:  # no ink (spaces)
+        mask = np.zeros((1, 1), np.uint8)
+    return _Glyph(_QUANT[mask], top, left)
 
 
 @lru_cache(maxsize=8192)
 def _mask(text: str, font_name: str, size: int) -> _Glyph:
     """A glyph per (text, font, size): colours, layout flags and title wording do not change it."""
     return _text_mask(text, _font(font_name, size))
+
+
+@lru_cache(maxsize=4096)
+def _advance(text: str, font_name: str, size: int) -> float:
+    """Pen advance of ``text`` in pixels."""
+    return _font(font_name, size).getlength(text)
 
 
 def _ink(region: np.ndarray, levels: np.ndarray, ink: int, only_on: int | None = None) -> None:
@@ -346,17 +354,22 @@ def _weekend_columns(firstweekday: int) -> tuple[bool, ...]:
 def _day_tiles(font: str, size: int, cell_w: int, cell_h: int, grid_lines: bool) -> np.ndarray:
     """Cell tiles, shape (2 * 2 * 32, cell_h, cell_w), indexed by ``_tile_id``: with / without the
     grid line on top, plain / weekend ink, day 0 (empty) .. 31."""
-    tiles = np.zeros((2, 2, 32, cell_h, cell_w), np.uint8)
-    if grid_lines:
-        tiles[:, :, :, :, 0] = _GRID  # the line on the cell's left
-        tiles[1, :, :, 0, :] = _GRID  # the line above the cell (weeks 2..6)
+    cover = np.zeros((32, cell_h, cell_w), np.uint8)  # coverage level of each day's number
     digit_h = _mask("0", font, size).levels.shape[0]  # numbers are centred on the height of "0"
     base = _baseline(digit_h, cell_h / 2)
     for day in range(1, 32):
         glyph = _mask(str(day), font, size)
-        for top in (0, 1):
-            for weekend, ink in ((0, _TEXT), (1, _WEEKEND)):
-                _place(tiles[top, weekend, day], glyph, cell_w / 2, base, ink)
+        h, w = glyph.levels.shape
+        x, y = math.floor(cell_w / 2 - w / 2 + 0.5), base + glyph.top
+        x1, y1, x2, y2 = max(0, x), max(0, y), min(cell_w, x + w), min(cell_h, y + h)
+        cover[day, y1:y2, x1:x2] = glyph.levels[y1 - y : y2 - y, x1 - x : x2 - x]
+    under = np.zeros((2, 1, 1, cell_h, cell_w), np.uint8)  # without / with the line above
+    if grid_lines:
+        under[:, :, :, :, 0] = _GRID  # the line on the cell's left
+        under[1, :, :, 0, :] = _GRID  # the line above the cell (weeks 2..6)
+    first_index = np.array((2 + _TEXT * _LEVELS, 2 + _WEEKEND * _LEVELS), np.uint8)
+    inked = cover[None, None] + first_index[None, :, None, None, None]
+    tiles = np.where(cover[None, None] > 0, inked, under)
     return tiles.reshape(2 * 2 * 32, cell_h, cell_w)
 
 
@@ -468,14 +481,15 @@ def _page_rows(year: int, style: CalendarStyle) -> np.ndarray:
     # The title is set from cached pieces (the wording around the year, then each digit) at their
     # pen advances, centred on the page like anchor "ms" would centre the whole string.
     prefix, _, suffix = style.title_format.partition("{year}")
-    pieces = [(t, _mask(t, style.bold_font, size)) for t in (prefix, *str(year), suffix) if t]
-    pen = g.width / 2 - sum(glyph.advance for _, glyph in pieces) / 2
+    pieces = [t for t in (prefix, *str(year), suffix) if t]
+    pen = g.width / 2 - sum(_advance(t, style.bold_font, size) for t in pieces) / 2
     ink, only_on = (_ON_ACCENT, _ACCENT) if style.month_band else (_TITLE, None)
-    for text, glyph in pieces:
+    for text in pieces:
         if text.strip():
+            glyph = _mask(text, style.bold_font, size)
             w = glyph.levels.shape[1]
             _place(top_area, glyph, pen + glyph.left + w / 2, baseline, ink, only_on)
-        pen += glyph.advance
+        pen += _advance(text, style.bold_font, size)
     return rows
 
 
