@@ -369,8 +369,9 @@ def _day_tiles(font: str, size: int, cell_w: int, cell_h: int, grid_lines: bool)
         under[1, :, :, 0, :] = _GRID  # the line above the cell (weeks 2..6)
     first_index = np.array((2 + _TEXT * _LEVELS, 2 + _WEEKEND * _LEVELS), np.uint8)
     inked = cover[None, None] + first_index[None, :, None, None, None]
-    tiles = np.where(cover[None, None] > 0, inked, under)
-    return tiles.reshape(2 * 2 * 32, cell_h, cell_w)
+    tiles = np.where(cover[None, None] > 0, inked, under).reshape(2 * 2 * 32, cell_h, cell_w)
+    tiles.flags.writeable = False
+    return tiles
 
 
 def _tile_id(top: int, weekend: bool, day: int) -> int:
@@ -386,6 +387,7 @@ def _month_tile_ids(first_col: int, days: int, firstweekday: int) -> np.ndarray:
         for c in range(7):
             day = w * 7 + c - first_col + 1
             ids[w, c] = _tile_id(int(w > 0), weekend[c], day if 1 <= day <= days else 0)
+    ids.flags.writeable = False
     return ids
 
 
