@@ -312,7 +312,7 @@ def _ink(region: np.ndarray, levels: np.ndarray, ink: int, only_on: int | None =
     hit = levels > 0
     if only_on is not None:
         hit &= region == only_on
-    region[hit] = levels[hit] + (2 + ink * _LEVELS)
+    np.copyto(region, levels + np.uint8(2 + ink * _LEVELS), where=hit)
 
 
 def _place(canvas: np.ndarray, glyph: _Glyph, cx: float, baseline: int, ink: int,
