@@ -137,3 +137,11 @@ def test_encode_png_writes_palette_images_as_indexed() -> None:
     assert decoded.mode == "P" and np.array_equal(np.asarray(decoded), image)
     rgb = np.frombuffer(palette, np.uint8).reshape(-1, 3)[image]
     assert np.array_equal(np.asarray(decoded.convert("RGB")), rgb)
+
+
+def test_palette_image_with_a_short_palette_falls_back_to_rgb() -> None:
+    pil = Image.frombytes("P", (4, 2), bytes([0, 1, 2, 3, 3, 2, 1, 0]))
+    pil.putpalette(bytes(range(6)), "RGB")  # two entries for four indices
+    decoded = Image.open(io.BytesIO(encode_png(pil)))
+    assert decoded.mode == "RGB"
+    assert np.array_equal(np.asarray(decoded), np.asarray(pil.convert("RGB")))

@@ -120,8 +120,11 @@ def encode_png(image: Image.Image) -> bytes:
     compressed again.
     """
     if image.mode == "P" and "transparency" not in image.info:  # 8-bit indexed colour
-        palette = bytes(image.getpalette("RGB") or b"")
-        return encode_indexed_png(np.asarray(image, dtype=np.uint8), palette[: 3 * 256])
+        palette = bytes(image.getpalette("RGB") or b"")[: 3 * 256]
+        indices = np.asarray(image, dtype=np.uint8)
+        if indices.size and len(palette) // 3 > int(indices.max()):
+            return encode_indexed_png(indices, palette)
+        # a palette shorter than the indices (or none): written as RGB, as before
     if image.mode not in ("RGB", "L", "RGBA"):
         image = image.convert("RGB")
     channels = {"L": 1, "RGB": 3, "RGBA": 4}[image.mode]
