@@ -315,11 +315,12 @@ def encode_indexed_rows(rows: np.ndarray, width: int, palette: bytes) -> bytes:
             hit = _SEGMENTS.get(key, memoryview(fresh))
             if hit is None:
                 packed = comp.compress(fresh) + comp.flush(zlib.Z_FULL_FLUSH)
-                _SEGMENTS.offer(key, memoryview(fresh), packed, 0)
+                fresh_adler = zlib.adler32(fresh)
+                _SEGMENTS.offer(key, memoryview(fresh), packed, fresh_adler)
             else:
-                packed = hit[0]
+                packed, fresh_adler = hit
             parts.append(packed)
-            adler = zlib.adler32(fresh, adler)
+            adler = _adler32_combine(adler, fresh_adler, len(fresh))
         if end > first:
             count = end - first
             parts.append(_repeat_block(row_len, count))
