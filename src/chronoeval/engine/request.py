@@ -8,6 +8,8 @@ thing share a key, so a run resumes by key and never asks twice.
 from __future__ import annotations
 
 import base64
+import copy
+import dataclasses
 import hashlib
 import json
 from collections.abc import Callable
@@ -129,12 +131,37 @@ def _key_form(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     ]
 
 
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_config_blobs: dict[GenerationConfig, tuple[GenerationConfig, str]] = {}
+
+
+def _config_blob(config: GenerationConfig) -> str:
+    """``config.to_json()`` in canonical JSON, made once per configuration (every request of a
+    run shares one; ``dataclasses.asdict`` per request was most of the key's cost). The cached
+    configuration must also compare equal field by field, ``extra_body`` included."""
+    try:
+        hit = _config_blobs.get(config)
+    except TypeError:  # an unhashable value inside (a list in ``stop``): not cached
+        return _canonical(config.to_json())
+    if hit is not None and hit[0] == config:
+        return hit[1]
+    blob = _canonical(config.to_json())
+    if len(_config_blobs) > 64:
+        _config_blobs.clear()
+    kept = dataclasses.replace(config, extra_body=copy.deepcopy(config.extra_body))
+    _config_blobs[kept] = (kept, blob)
+    return blob
+
+
 def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
-    blob = json.dumps(
-        {"backend": identity, "messages": _key_form(messages), "config": config.to_json()},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
+    # byte for byte the canonical JSON (sorted keys) of
+    # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
+    blob = (
+        f'{{"backend":{_canonical(identity)},"config":{_config_blob(config)},'
+        f'"messages":{_canonical(_key_form(messages))}}}'
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

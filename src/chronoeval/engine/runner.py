@@ -33,6 +33,10 @@ from chronoeval.engine.store import RunStore
 from chronoeval.models.base import Backend, BackendError
 
 
+GROUP_COMMIT = 256
+"""The most answers committed in one transaction (engine/store.py ``put_many``)."""
+
+
 @dataclass(frozen=True)
 class Job:
     key: str
@@ -105,6 +109,32 @@ async def run_jobs(
         else None
     )
 
+    # Group commit: the answers that arrive in one turn of the event loop are committed together
+    # (one SQLite transaction instead of one per answer), before the worker that stored first
+    # moves on; at most GROUP_COMMIT answers wait, and whatever waits is committed on the way out.
+    pending: list[tuple[str, dict[str, Any]]] = []
+    committing = False
+
+    def commit() -> None:
+        batch = pending[:]
+        pending.clear()
+        store.put_many(batch)
+
+    async def stored(key: str, **fields: Any) -> None:
+        nonlocal committing
+        pending.append((key, fields))
+        if len(pending) >= GROUP_COMMIT:
+            commit()
+            return
+        if committing:
+            return
+        committing = True
+        try:
+            await asyncio.sleep(0)  # answers ready in this turn of the loop join the transaction
+        finally:
+            committing = False
+            commit()
+
     async def one(job: Job) -> None:
         attempt = 0
         while True:
@@ -121,7 +151,7 @@ async def run_jobs(
                     await asyncio.sleep(retry.delay(attempt, exc.retry_after, rng))
                     attempt += 1
                     continue
-                store.put(
+                await stored(
                     job.key,
                     item_id=job.item_id,
                     task=job.task,
@@ -139,7 +169,7 @@ async def run_jobs(
                     summary.error_messages.append(f"{job.item_id}: {exc}")
                 ok = False
             else:
-                store.put(
+                await stored(
                     job.key,
                     item_id=job.item_id,
                     task=job.task,
@@ -167,7 +197,10 @@ async def run_jobs(
             await one(job)
 
     with bar:
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        try:
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+        finally:
+            commit()  # nothing that was answered is left uncommitted, whatever happened
     if plain is not None:
         plain.close()
     summary.wall_s = time.perf_counter() - start
