@@ -29,9 +29,8 @@ from rich.text import Text
 
 from chronoeval.engine.progress import PlainProgress
 from chronoeval.engine.request import Request
-from chronoeval.engine.store import RunStore
+from chronoeval.engine.store import RunStore, StoredResponse
 from chronoeval.models.base import Backend, BackendError
-
 
 GROUP_COMMIT = 256
 """The most answers committed in one transaction (engine/store.py ``put_many``)."""
@@ -82,10 +81,12 @@ async def run_jobs(
     description: str = "",
     on_result: Callable[[Job, bool], None] | None = None,
     progress_every: float | None = None,
+    on_stored: Callable[[Job, StoredResponse], None] | None = None,
 ) -> RunSummary:
     """Ask ``backend`` for every job not answered in ``store``. ``progress``: a live bar (for a
     terminal); ``progress_every``: instead, a plain line every that many seconds
-    (:mod:`chronoeval.engine.progress`, for logs)."""
+    (:mod:`chronoeval.engine.progress`, for logs). ``on_stored``: called with each outcome once
+    it is committed, as it was offered to the store (redacted), e.g. to score while asking."""
     retry = retry or RetryPolicy()
     done = store.answered_keys()
     todo = [j for j in jobs if j.key not in done]
@@ -113,16 +114,22 @@ async def run_jobs(
     # (one SQLite transaction instead of one per answer), before the worker that stored first
     # moves on; at most GROUP_COMMIT answers wait, and whatever waits is committed on the way out.
     pending: list[tuple[str, dict[str, Any]]] = []
+    pending_jobs: list[Job] = []
     committing = False
 
     def commit() -> None:
-        batch = pending[:]
+        batch, batch_jobs = pending[:], pending_jobs[:]
         pending.clear()
-        store.put_many(batch)
+        pending_jobs.clear()
+        written = store.put_many(batch)
+        if on_stored is not None:
+            for job, resp in zip(batch_jobs, written, strict=True):
+                on_stored(job, resp)
 
-    async def stored(key: str, **fields: Any) -> None:
+    async def stored(job: Job, **fields: Any) -> None:
         nonlocal committing
-        pending.append((key, fields))
+        pending.append((job.key, fields))
+        pending_jobs.append(job)
         if len(pending) >= GROUP_COMMIT:
             commit()
             return
@@ -152,7 +159,7 @@ async def run_jobs(
                     attempt += 1
                     continue
                 await stored(
-                    job.key,
+                    job,
                     item_id=job.item_id,
                     task=job.task,
                     backend=backend.identity,
@@ -170,7 +177,7 @@ async def run_jobs(
                 ok = False
             else:
                 await stored(
-                    job.key,
+                    job,
                     item_id=job.item_id,
                     task=job.task,
                     backend=backend.identity,

@@ -140,12 +140,14 @@ class RunStore:
             ]
         )
 
-    def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> None:
+    def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> list[StoredResponse]:
         """Store several outcomes (``(key, the keyword arguments of put)``, in order) in one
         transaction: all of them are committed when this returns, or none (an error is raised).
-        The same rules as :meth:`put`, applied in order."""
+        The same rules as :meth:`put`, applied in order. Returns each outcome as it was offered
+        to the store, redacted (where the store kept an earlier answer instead, as :meth:`put`
+        does, the row holds that answer: read the store for what is kept)."""
         if not outcomes:
-            return
+            return []
         secrets = secret_values()  # one look at the environment for the whole batch
         now = time.time()
         rows = []
@@ -169,15 +171,31 @@ class RunStore:
             )
         if len(rows) == 1:  # autocommit: one statement is its own transaction
             self.conn.execute(_UPSERT, rows[0])
-            return
-        self.conn.execute("BEGIN")
-        try:
-            self.conn.executemany(_UPSERT, rows)
-        except BaseException:
-            if self.conn.in_transaction:  # sqlite may have rolled back already (disk full)
-                self.conn.execute("ROLLBACK")
-            raise
-        self.conn.execute("COMMIT")
+        else:
+            self.conn.execute("BEGIN")
+            try:
+                self.conn.executemany(_UPSERT, rows)
+            except BaseException:
+                if self.conn.in_transaction:  # sqlite may have rolled back already (disk full)
+                    self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        return [
+            StoredResponse(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                json.loads(r[7]),
+                r[8],
+                r[9],
+                json.loads(r[11]) if r[11] else None,
+            )
+            for r in rows
+        ]
 
     def set_meta(self, key: str, value: Any) -> None:
         self.conn.execute(
