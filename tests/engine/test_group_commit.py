@@ -166,3 +166,25 @@ def test_a_record_is_reused_only_for_the_same_stored_response(tmp_path: Path) ->
     assert rec.response == "3:00:00" and memo.reused == 1
     assert memo.record(task, item, same, _record).response == "3:00:00"  # used once, then made
     assert memo.reused == 1
+
+
+def test_reading_an_image_stays_inside_its_root(tmp_path: Path) -> None:
+    from chronoeval.core.errors import DataError
+
+    root = tmp_path / "ds"
+    (root / "images" / "sub").mkdir(parents=True)
+    (root / "images" / "sub" / "a.png").write_bytes(b"inside")
+    (tmp_path / "secret.png").write_bytes(b"secret")
+    (root / "images" / "out.png").symlink_to(tmp_path / "secret.png")
+    (root / "images" / "link").symlink_to(tmp_path)  # a directory symlink pointing out
+    (root / "images" / "in.png").symlink_to(root / "images" / "sub" / "a.png")
+    (tmp_path / "alias").symlink_to(root)  # the root itself reached through a symlink
+    for base in (root, tmp_path / "alias"):
+        req = Request((), image_root=base)
+        assert req.read_image("images/sub/a.png") == b"inside"
+        assert req.read_image("images/in.png") == b"inside"  # a symlink that stays inside
+        for bad in ("images/out.png", "images/link/secret.png", "../secret.png", "/etc/hostname"):
+            with pytest.raises(DataError):
+                req.read_image(bad)
+        with pytest.raises(FileNotFoundError):
+            req.read_image("images/missing.png")

@@ -12,6 +12,8 @@ import copy
 import dataclasses
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -73,9 +75,7 @@ class Request:
             return self.inline_images[path]
         if self.image_root is None:
             raise FileNotFoundError(f"no image source for {path!r}")
-        from chronoeval.core.imagecheck import confine  # never read outside the dataset
-
-        return confine(self.image_root, path, field="image").read_bytes()
+        return read_confined(self.image_root, path)
 
     def key(self, backend_identity: str) -> str:
         return request_key(backend_identity, self.messages, self.config)
@@ -99,6 +99,36 @@ class Request:
                     parts.append(render(p, self.read_image(p.path)))
             out.append({"role": m.role, "content": parts})
         return out
+
+
+_resolved_roots: dict[Path, str] = {}
+
+
+def read_confined(root: Path, path: str) -> bytes:
+    """The bytes of ``root / path``, never read from outside ``root``.
+
+    The common case (a plain relative path whose components under the root are no symlinks) is
+    checked with one ``lstat`` per component below the root, whose resolved path is kept per
+    process; anything else (``..``, ``.``, a backslash, an absolute path, a symlink anywhere under
+    the root) goes through :func:`chronoeval.core.imagecheck.confine`, which resolves the whole
+    path (most of the per-request cost of reading an image before)."""
+    from chronoeval.core.imagecheck import confine  # never read outside the dataset
+
+    parts = path.split("/")
+    if "\\" in path or path.startswith("~") or any(p in ("", ".", "..") for p in parts):
+        return confine(root, path, field="image").read_bytes()
+    base = _resolved_roots.get(root)
+    if base is None:
+        if len(_resolved_roots) > 64:
+            _resolved_roots.clear()
+        base = _resolved_roots[root] = str(Path(root).resolve())
+    cur = base
+    for part in parts:
+        cur = os.path.join(cur, part)
+        if stat.S_ISLNK(os.lstat(cur).st_mode):
+            return confine(root, path, field="image").read_bytes()
+    with open(cur, "rb") as fh:
+        return fh.read()
 
 
 def data_url_part(part: ImagePart, data: bytes) -> dict[str, Any]:
