@@ -78,7 +78,16 @@ class Request:
         return read_confined(self.image_root, path)
 
     def key(self, backend_identity: str) -> str:
-        return request_key(backend_identity, self.messages, self.config)
+        # made once per request and identity (a run makes it for the job, a backend again for a
+        # header or a seed); the fields are frozen, so it cannot go stale
+        keys = self.__dict__.get("_keys")
+        if keys is None:
+            keys = {}
+            object.__setattr__(self, "_keys", keys)
+        got = keys.get(backend_identity)
+        if got is None:
+            got = keys[backend_identity] = request_key(backend_identity, self.messages, self.config)
+        return got
 
     def openai_messages(
         self, image_part: Callable[[ImagePart, bytes], dict[str, Any]] | None = None
