@@ -192,7 +192,8 @@ async def run_jobs(
                 summary.answered += 1
                 ok = True
             summary.called += 1
-            bar.advance(bar_task)
+            if not bar.disable:  # a hidden bar still costs a lock and a timestamp per answer
+                bar.advance(bar_task)
             if plain is not None:
                 plain.advance(ok)
             if on_result is not None:
