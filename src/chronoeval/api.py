@@ -359,6 +359,9 @@ def run(
     prepare_run_dir(run_dir)
     summaries: dict[str, RunSummary] = {}
     items_by_key: dict[tuple[str, str], Item] = {}
+    from chronoeval.engine.scoring_memo import ScoreMemo
+
+    memo = ScoreMemo()  # scored while asking; scoring takes what matches the store
     from chronoeval.engine.warm import prefetch
 
     prefetch()  # pyarrow for samples.parquet, imported while the models are being asked
@@ -391,11 +394,17 @@ def run(
             _write_json(run_dir / "config.json", redact(config))
             jobs = []
             items_by_key.update({(name, it.id): it for it in ds.items})
+            memo.datasets[name] = ds
             for item in shard.select(ds.items) if shard else ds.items:
                 req = item_request(
                     item, generation, ds.root, config["tasks"][name].get("request_options")
                 )
                 jobs.append(Job(req.key(backend.identity), item.id, name, req))
+                memo.keys[(name, item.id)] = jobs[-1].key
+
+            def score_now(job: Job, resp: StoredResponse, task: Task = task) -> None:
+                memo.offer(task, items_by_key[(job.task, job.item_id)], resp, _record)
+
             summaries[name] = ask_all(
                 jobs,
                 backend,
@@ -405,13 +414,14 @@ def run(
                 progress=progress,
                 description=f"{name} · {model}",
                 progress_every=progress_every,
+                on_stored=score_now,
             )
         if not config["tasks"] and config.get("skipped"):  # every backend refused its task
             raise NotApplicable(
                 f"--model {model} cannot answer any of the tasks: "
                 + "; ".join(f"{k}: {v}" for k, v in config["skipped"].items())
             )
-    results, records = score_records(run_dir, plots=plots)
+    results, records = score_records(run_dir, plots=plots, memo=memo)
     if extract_with:
         from chronoeval.engine.extract import extract_and_score
 
@@ -441,9 +451,10 @@ def score(run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0) -> dict
 
 
 def score_records(
-    run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0
+    run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0, memo: Any = None
 ) -> tuple[dict[str, Any], list[SampleRecord]]:
-    """:func:`score`, also returning the per-sample records it wrote."""
+    """:func:`score`, also returning the per-sample records it wrote. ``memo``: what ``run``
+    already holds (engine/scoring_memo.py), used where it matches the store."""
     run_dir = Path(run_dir)
     config = read_config(run_dir) if run_dir.is_dir() else None
     if config is None:
@@ -468,14 +479,20 @@ def score_records(
     complete = True
     for name, tconf in config["tasks"].items():
         task = get_task(name)
-        ds = dataset_for_scoring(run_dir, name, tconf)
+        ds = memo.dataset(name, tconf["content_hash"]) if memo is not None else None
+        ds = ds or dataset_for_scoring(run_dir, name, tconf)
         items = ds.items[: tconf["n_items"]]
         if config.get("shard"):
             items = Shard.from_json(config["shard"]).select(items)
         records = []
         for item in items:
             req = item_request(item, generation, None, tconf.get("request_options"))
-            records.append(_record(task, item, stored.get(req.key(tconf["backend_identity"]))))
+            key = memo.keys.get((name, item.id)) if memo is not None else None
+            resp = stored.get(key or req.key(tconf["backend_identity"]))
+            if memo is not None:
+                records.append(memo.record(task, item, resp, _record))
+            else:
+                records.append(_record(task, item, resp))
             records[-1].prompt = prompt_record(req.messages)
         counts = {
             s: sum(r.status == s for r in records)

@@ -51,10 +51,31 @@ def _forms(value: str) -> set[str]:
     return {f for f in forms if len(f) >= MIN_LEN}
 
 
+_cache: tuple[Any, list[str]] | None = None
+
+
 def secret_values() -> list[str]:
-    """The strings to redact now, longest first."""
+    """The strings to redact now, longest first.
+
+    Recomputed whenever the environment or the registered names change: the cache key is a
+    snapshot of both (a C-level copy of the environment's items, microseconds), so a variable set
+    or changed at any time is seen by the next call, as without the cache."""
+    global _cache
     with _lock:
         names = set(_names)
+    data = getattr(os.environ, "_data", None)
+    snap = (frozenset(names), tuple(data.items())) if isinstance(data, dict) else None
+    cached = _cache
+    if snap is not None and cached is not None and cached[0] == snap:
+        return list(cached[1])
+    out = _secret_values(names)
+    if snap is not None:
+        _cache = (snap, out)
+    return list(out)
+
+
+def _secret_values(names: set[str]) -> list[str]:
+    names = set(names)
     names |= {k for k in os.environ if _SECRET_NAME.search(k)}
     out: set[str] = set()
     for name in names:

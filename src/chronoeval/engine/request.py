@@ -8,8 +8,12 @@ thing share a key, so a run resumes by key and never asks twice.
 from __future__ import annotations
 
 import base64
+import copy
+import dataclasses
 import hashlib
 import json
+import os
+import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -71,12 +75,19 @@ class Request:
             return self.inline_images[path]
         if self.image_root is None:
             raise FileNotFoundError(f"no image source for {path!r}")
-        from chronoeval.core.imagecheck import confine  # never read outside the dataset
-
-        return confine(self.image_root, path, field="image").read_bytes()
+        return read_confined(self.image_root, path)
 
     def key(self, backend_identity: str) -> str:
-        return request_key(backend_identity, self.messages, self.config)
+        # made once per request and identity (a run makes it for the job, a backend again for a
+        # header or a seed); the fields are frozen, so it cannot go stale
+        keys = self.__dict__.get("_keys")
+        if keys is None:
+            keys = {}
+            object.__setattr__(self, "_keys", keys)
+        got = keys.get(backend_identity)
+        if got is None:
+            got = keys[backend_identity] = request_key(backend_identity, self.messages, self.config)
+        return got
 
     def openai_messages(
         self, image_part: Callable[[ImagePart, bytes], dict[str, Any]] | None = None
@@ -97,6 +108,36 @@ class Request:
                     parts.append(render(p, self.read_image(p.path)))
             out.append({"role": m.role, "content": parts})
         return out
+
+
+_resolved_roots: dict[Path, str] = {}
+
+
+def read_confined(root: Path, path: str) -> bytes:
+    """The bytes of ``root / path``, never read from outside ``root``.
+
+    The common case (a plain relative path whose components under the root are no symlinks) is
+    checked with one ``lstat`` per component below the root, whose resolved path is kept per
+    process; anything else (``..``, ``.``, a backslash, an absolute path, a symlink anywhere under
+    the root) goes through :func:`chronoeval.core.imagecheck.confine`, which resolves the whole
+    path (most of the per-request cost of reading an image before)."""
+    from chronoeval.core.imagecheck import confine  # never read outside the dataset
+
+    parts = path.split("/")
+    if "\\" in path or path.startswith("~") or any(p in ("", ".", "..") for p in parts):
+        return confine(root, path, field="image").read_bytes()
+    base = _resolved_roots.get(root)
+    if base is None:
+        if len(_resolved_roots) > 64:
+            _resolved_roots.clear()
+        base = _resolved_roots[root] = str(Path(root).resolve())
+    cur = base
+    for part in parts:
+        cur = os.path.join(cur, part)
+        if stat.S_ISLNK(os.lstat(cur).st_mode):
+            return confine(root, path, field="image").read_bytes()
+    with open(cur, "rb") as fh:
+        return fh.read()
 
 
 def data_url_part(part: ImagePart, data: bytes) -> dict[str, Any]:
@@ -129,12 +170,37 @@ def _key_form(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     ]
 
 
+def _canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+_config_blobs: dict[GenerationConfig, tuple[GenerationConfig, str]] = {}
+
+
+def _config_blob(config: GenerationConfig) -> str:
+    """``config.to_json()`` in canonical JSON, made once per configuration (every request of a
+    run shares one; ``dataclasses.asdict`` per request was most of the key's cost). The cached
+    configuration must also compare equal field by field, ``extra_body`` included."""
+    try:
+        hit = _config_blobs.get(config)
+    except TypeError:  # an unhashable value inside (a list in ``stop``): not cached
+        return _canonical(config.to_json())
+    if hit is not None and hit[0] == config:
+        return hit[1]
+    blob = _canonical(config.to_json())
+    if len(_config_blobs) > 64:
+        _config_blobs.clear()
+    kept = dataclasses.replace(config, extra_body=copy.deepcopy(config.extra_body))
+    _config_blobs[kept] = (kept, blob)
+    return blob
+
+
 def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
-    blob = json.dumps(
-        {"backend": identity, "messages": _key_form(messages), "config": config.to_json()},
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=False,
+    # byte for byte the canonical JSON (sorted keys) of
+    # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
+    blob = (
+        f'{{"backend":{_canonical(identity)},"config":{_config_blob(config)},'
+        f'"messages":{_canonical(_key_form(messages))}}}'
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 

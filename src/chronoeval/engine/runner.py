@@ -29,8 +29,11 @@ from rich.text import Text
 
 from chronoeval.engine.progress import PlainProgress
 from chronoeval.engine.request import Request
-from chronoeval.engine.store import RunStore
+from chronoeval.engine.store import RunStore, StoredResponse
 from chronoeval.models.base import Backend, BackendError
+
+GROUP_COMMIT = 256
+"""The most answers committed in one transaction (engine/store.py ``put_many``)."""
 
 
 @dataclass(frozen=True)
@@ -78,10 +81,12 @@ async def run_jobs(
     description: str = "",
     on_result: Callable[[Job, bool], None] | None = None,
     progress_every: float | None = None,
+    on_stored: Callable[[Job, StoredResponse], None] | None = None,
 ) -> RunSummary:
     """Ask ``backend`` for every job not answered in ``store``. ``progress``: a live bar (for a
     terminal); ``progress_every``: instead, a plain line every that many seconds
-    (:mod:`chronoeval.engine.progress`, for logs)."""
+    (:mod:`chronoeval.engine.progress`, for logs). ``on_stored``: called with each outcome once
+    it is committed, as it was offered to the store (redacted), e.g. to score while asking."""
     retry = retry or RetryPolicy()
     done = store.answered_keys()
     todo = [j for j in jobs if j.key not in done]
@@ -105,6 +110,38 @@ async def run_jobs(
         else None
     )
 
+    # Group commit: the answers that arrive in one turn of the event loop are committed together
+    # (one SQLite transaction instead of one per answer), before the worker that stored first
+    # moves on; at most GROUP_COMMIT answers wait, and whatever waits is committed on the way out.
+    pending: list[tuple[str, dict[str, Any]]] = []
+    pending_jobs: list[Job] = []
+    committing = False
+
+    def commit() -> None:
+        batch, batch_jobs = pending[:], pending_jobs[:]
+        pending.clear()
+        pending_jobs.clear()
+        written = store.put_many(batch)
+        if on_stored is not None:
+            for job, resp in zip(batch_jobs, written, strict=True):
+                on_stored(job, resp)
+
+    async def stored(job: Job, **fields: Any) -> None:
+        nonlocal committing
+        pending.append((job.key, fields))
+        pending_jobs.append(job)
+        if len(pending) >= GROUP_COMMIT:
+            commit()
+            return
+        if committing:
+            return
+        committing = True
+        try:
+            await asyncio.sleep(0)  # answers ready in this turn of the loop join the transaction
+        finally:
+            committing = False
+            commit()
+
     async def one(job: Job) -> None:
         attempt = 0
         while True:
@@ -121,8 +158,8 @@ async def run_jobs(
                     await asyncio.sleep(retry.delay(attempt, exc.retry_after, rng))
                     attempt += 1
                     continue
-                store.put(
-                    job.key,
+                await stored(
+                    job,
                     item_id=job.item_id,
                     task=job.task,
                     backend=backend.identity,
@@ -139,8 +176,8 @@ async def run_jobs(
                     summary.error_messages.append(f"{job.item_id}: {exc}")
                 ok = False
             else:
-                store.put(
-                    job.key,
+                await stored(
+                    job,
                     item_id=job.item_id,
                     task=job.task,
                     backend=backend.identity,
@@ -155,7 +192,8 @@ async def run_jobs(
                 summary.answered += 1
                 ok = True
             summary.called += 1
-            bar.advance(bar_task)
+            if not bar.disable:  # a hidden bar still costs a lock and a timestamp per answer
+                bar.advance(bar_task)
             if plain is not None:
                 plain.advance(ok)
             if on_result is not None:
@@ -167,7 +205,10 @@ async def run_jobs(
             await one(job)
 
     with bar:
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        try:
+            await asyncio.gather(*(worker() for _ in range(concurrency)))
+        finally:
+            commit()  # nothing that was answered is left uncommitted, whatever happened
     if plain is not None:
         plain.close()
     summary.wall_s = time.perf_counter() - start

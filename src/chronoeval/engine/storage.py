@@ -68,6 +68,14 @@ class CheckedStore(RunStore):
         with storage_errors(self.path, "storing an answer"):
             super().put(key, **kwargs)
 
+    def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> list[StoredResponse]:
+        outcomes = [
+            (k, {**o, "error": redact_text(o["error"])} if o.get("error") else o)
+            for k, o in outcomes
+        ]
+        with storage_errors(self.path, "storing an answer"):
+            return super().put_many(outcomes)
+
 
 def open_store(run_dir: Path) -> RunStore:
     """The run's store, opened for writing, checked for corruption first."""

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chronoeval.core.redact import redact
+from chronoeval.core.redact import redact, secret_values
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -34,6 +34,17 @@ CREATE TABLE IF NOT EXISTS responses (
 );
 CREATE INDEX IF NOT EXISTS responses_item ON responses(task, item_id);
 CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL);
+"""
+
+
+_UPSERT = """
+INSERT INTO responses (key, item_id, task, backend, text, error, latency_s, usage,
+    finish_reason, attempts, updated, turns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
+ON CONFLICT(key) DO UPDATE SET
+    text=excluded.text, error=excluded.error, latency_s=excluded.latency_s,
+    usage=excluded.usage, finish_reason=excluded.finish_reason, turns=excluded.turns,
+    attempts=responses.attempts + excluded.attempts, updated=excluded.updated
+WHERE responses.error IS NOT NULL OR excluded.error IS NULL
 """
 
 
@@ -109,32 +120,82 @@ class RunStore:
         turns: list[dict[str, Any]] | None = None,
     ) -> None:
         """Store one outcome (committed immediately). An answer is never overwritten by an error."""
-        text, error, turns = redact((text, error, turns))  # secret values never reach the run dir
-        self.conn.execute(
-            """
-            INSERT INTO responses (key, item_id, task, backend, text, error, latency_s, usage,
-                finish_reason, attempts, updated, turns) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)
-            ON CONFLICT(key) DO UPDATE SET
-                text=excluded.text, error=excluded.error, latency_s=excluded.latency_s,
-                usage=excluded.usage, finish_reason=excluded.finish_reason, turns=excluded.turns,
-                attempts=responses.attempts + excluded.attempts, updated=excluded.updated
-            WHERE responses.error IS NOT NULL OR excluded.error IS NULL
-            """,
-            (
-                key,
-                item_id,
-                task,
-                backend,
-                text,
-                error,
-                latency_s,
-                json.dumps(usage or {}),
-                finish_reason,
-                attempts,
-                time.time(),
-                json.dumps(turns, ensure_ascii=False) if turns else None,
-            ),
+        self.put_many(
+            [
+                (
+                    key,
+                    {
+                        "item_id": item_id,
+                        "task": task,
+                        "backend": backend,
+                        "text": text,
+                        "error": error,
+                        "latency_s": latency_s,
+                        "usage": usage,
+                        "finish_reason": finish_reason,
+                        "attempts": attempts,
+                        "turns": turns,
+                    },
+                )
+            ]
         )
+
+    def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> list[StoredResponse]:
+        """Store several outcomes (``(key, the keyword arguments of put)``, in order) in one
+        transaction: all of them are committed when this returns, or none (an error is raised).
+        The same rules as :meth:`put`, applied in order. Returns each outcome as it was offered
+        to the store, redacted (where the store kept an earlier answer instead, as :meth:`put`
+        does, the row holds that answer: read the store for what is kept)."""
+        if not outcomes:
+            return []
+        secrets = secret_values()  # one look at the environment for the whole batch
+        now = time.time()
+        rows = []
+        for key, o in outcomes:
+            text, error, turns = redact((o["text"], o["error"], o.get("turns")), secrets)
+            rows.append(
+                (
+                    key,
+                    o["item_id"],
+                    o["task"],
+                    o["backend"],
+                    text,
+                    error,
+                    o["latency_s"],
+                    json.dumps(o["usage"] or {}),
+                    o["finish_reason"],
+                    o["attempts"],
+                    now,
+                    json.dumps(turns, ensure_ascii=False) if turns else None,
+                )
+            )
+        if len(rows) == 1:  # autocommit: one statement is its own transaction
+            self.conn.execute(_UPSERT, rows[0])
+        else:
+            self.conn.execute("BEGIN")
+            try:
+                self.conn.executemany(_UPSERT, rows)
+            except BaseException:
+                if self.conn.in_transaction:  # sqlite may have rolled back already (disk full)
+                    self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+        return [
+            StoredResponse(
+                r[0],
+                r[1],
+                r[2],
+                r[3],
+                r[4],
+                r[5],
+                r[6],
+                json.loads(r[7]),
+                r[8],
+                r[9],
+                json.loads(r[11]) if r[11] else None,
+            )
+            for r in rows
+        ]
 
     def set_meta(self, key: str, value: Any) -> None:
         self.conn.execute(

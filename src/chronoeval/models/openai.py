@@ -17,14 +17,18 @@ and is never stored: not in the run config, not in the request key, not in any r
 from __future__ import annotations
 
 import asyncio
+import base64
 import email.utils
 import json
 import os
+import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 
+from chronoeval.core.items import ImagePart
 from chronoeval.core.redact import redact_text
 from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
@@ -265,11 +269,15 @@ class OpenAIBackend(Backend):
             )
         return self._session
 
-    def body(self, request: Request) -> dict[str, Any]:
+    def body(
+        self,
+        request: Request,
+        image_part: Callable[[ImagePart, bytes], dict[str, Any]] | None = None,
+    ) -> dict[str, Any]:
         cfg = request.config
         body: dict[str, Any] = {
             "model": self.model,
-            "messages": request.openai_messages(),
+            "messages": request.openai_messages(image_part),
             "temperature": cfg.temperature,
             "max_tokens": cfg.max_tokens,
         }
@@ -285,10 +293,35 @@ class OpenAIBackend(Backend):
             body.pop(name, None)
         return body
 
-    async def generate(self, request: Request) -> Response:
-        return await self.send(json.dumps(self.body(request)), request.key(self.identity))
+    def payload(self, request: Request) -> bytes:
+        """``json.dumps(self.body(request))`` as UTF-8, byte for byte, without running each
+        image's base64 text through the JSON encoder: the body is encoded with a marker where
+        each image's data URL goes, and the base64 bytes (which need no escaping) are put in
+        its place."""
+        nonce = secrets.token_hex(8)
+        images: list[tuple[str, str, bytes]] = []
 
-    async def send(self, payload: str, request_key: str | None = None) -> Response:
+        def marked(part: ImagePart, data: bytes) -> dict[str, Any]:
+            marker = f"\x00{nonce}:{len(images)}\x00"
+            images.append((marker, f"data:{part.mime};base64,", base64.b64encode(data)))
+            return {"type": "image_url", "image_url": {"url": marker}}
+
+        text = json.dumps(self.body(request, marked))
+        pieces: list[bytes] = []
+        for marker, prefix, b64 in images:
+            inside = json.dumps(marker)[1:-1]  # the marker as it reads inside a JSON string
+            head, found, rest = text.partition(inside)
+            if not found:  # the messages were replaced (extra body fields): encode plainly
+                return json.dumps(self.body(request)).encode("utf-8")
+            pieces += [head.encode("utf-8"), json.dumps(prefix)[1:-1].encode("utf-8"), b64]
+            text = rest
+        pieces.append(text.encode("utf-8"))
+        return b"".join(pieces)
+
+    async def generate(self, request: Request) -> Response:
+        return await self.send(self.payload(request), request.key(self.identity))
+
+    async def send(self, payload: str | bytes, request_key: str | None = None) -> Response:
         """POST a chat-completions body (JSON text) to replicas in least-outstanding order until
         one answers; raise the last failure. Used as is by the Ray Data workers."""
         headers = self._headers()
@@ -324,7 +357,7 @@ class OpenAIBackend(Backend):
             await self.pool.release(replica, ok=True)
             return resp
 
-    async def _post(self, base_url: str, payload: str, headers: dict[str, str]) -> Response:
+    async def _post(self, base_url: str, payload: str | bytes, headers: dict[str, str]) -> Response:
         session = await self._get_session()
         url = f"{base_url}/chat/completions"
         shown = redact_text(url)  # credentials in the URL never reach an error text

@@ -1,0 +1,67 @@
+"""Score while asking: what ``run`` already holds, handed to scoring so it is not done twice.
+
+During a run each answer is parsed and scored as soon as it is committed to the store
+(``run_jobs(on_stored=...)``), while the engine waits on the model for the others; the dataset
+loaded for asking and each item's request key are kept too. Scoring (``api.score_records``) then
+still reads every stored response from ``store.sqlite`` — the store stays the one source of truth —
+and takes a record from here only when the stored response it would score is the same (text,
+error, latency, usage, turns) as the one the record was made from; anything else (an answer stored
+by an earlier run, a row that kept an earlier answer, a record that failed to build) is scored
+from the store as before. The records are therefore the ones scoring the store would give; only
+the time they are made differs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from chronoeval.core.dataset import Dataset
+from chronoeval.core.items import Item
+from chronoeval.core.task import SampleRecord, Task
+from chronoeval.engine.store import StoredResponse
+
+MakeRecord = Callable[[Task, Item, "StoredResponse | None"], SampleRecord]
+
+
+def _source(resp: StoredResponse) -> tuple[Any, ...]:
+    """What a record is made from (``api._record`` reads these fields and nothing else)."""
+    return (resp.text, resp.error, resp.latency_s, resp.usage, resp.turns)
+
+
+@dataclass
+class ScoreMemo:
+    datasets: dict[str, Dataset] = field(default_factory=dict)
+    keys: dict[tuple[str, str], str] = field(default_factory=dict)
+    records: dict[tuple[str, str], tuple[tuple[Any, ...], SampleRecord]] = field(
+        default_factory=dict
+    )
+    made: int = 0
+    reused: int = 0
+
+    def dataset(self, name: str, content_hash: str) -> Dataset | None:
+        """The dataset asked on, when it is the one the run recorded (same content hash)."""
+        ds = self.datasets.get(name)
+        return ds if ds is not None and ds.content_hash == content_hash else None
+
+    def offer(self, task: Task, item: Item, resp: StoredResponse, make: MakeRecord) -> None:
+        """Make the record of ``item`` from ``resp`` now (a failure is left to scoring)."""
+        try:
+            rec = make(task, item, resp)
+        except Exception:  # noqa: BLE001 - scoring builds it again and reports as before
+            self.records.pop((task.name, item.id), None)
+            return
+        self.records[(task.name, item.id)] = (_source(resp), rec)
+        self.made += 1
+
+    def record(
+        self, task: Task, item: Item, resp: StoredResponse | None, make: MakeRecord
+    ) -> SampleRecord:
+        """The record of ``item`` for the stored ``resp``: the one made while asking if it was
+        made from the same response, else made now."""
+        got = self.records.pop((task.name, item.id), None)
+        if got is not None and resp is not None and got[0] == _source(resp):
+            self.reused += 1
+            return got[1]
+        return make(task, item, resp)
