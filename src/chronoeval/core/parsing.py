@@ -19,6 +19,7 @@ answer here, but the answer is unusable" (out of range, ambiguous, refusal) and 
 from __future__ import annotations
 
 import ast
+import functools
 import html
 import json
 import re
@@ -175,6 +176,16 @@ def strip_markup(text: str) -> str:
     ``**bold**``/``*italic*``/``__bold__``/``~~strike~~`` markers. Horizontal whitespace collapses
     to one space, each line is trimmed, blank lines are dropped.
     """
+    if text.isascii() and not _MARKUP_CHARS.intersection(text):
+        # Plain ASCII with no markup character: every step below but the line clean-up is the
+        # identity (NFKC and the character map touch only non-ASCII; each pattern needs one of
+        # _MARKUP_CHARS), so only that is done. Tested against the full path.
+        return _clean_lines(text)
+    return _strip_markup_steps(text)
+
+
+def _strip_markup_steps(text: str) -> str:
+    """Every step of :func:`strip_markup`, without its plain-text shortcut."""
     text = normalize_unicode(text)
     text = html.unescape(text).translate(_CHAR_MAP)
     text = _HTML_BREAK_RE.sub("\n", text)
@@ -191,6 +202,15 @@ def strip_markup(text: str) -> str:
     text = _BULLET_RE.sub("", text)
     text = text.replace("*", "").replace("~~", "")
     text = _EMPHASIS_UNDERSCORE_RE.sub(r"\2", text)
+    return _clean_lines(text)
+
+
+_MARKUP_CHARS = frozenset("<>&`\\{}$#*_~-+;")
+"""ASCII characters that some step of :func:`strip_markup` before the line clean-up acts on."""
+
+
+def _clean_lines(text: str) -> str:
+    """Horizontal whitespace collapsed to one space, each line trimmed, blank lines dropped."""
     lines = (_HSPACE_RE.sub(" ", line).strip() for line in text.splitlines())
     return "\n".join(line for line in lines if line)
 
@@ -318,6 +338,7 @@ def _stringify_numbers(value: Any) -> Any:
     return value
 
 
+@functools.lru_cache(maxsize=4096)
 def _normalize_key(key: str) -> str:
     """``"Final Answer"`` / ``"final-answer"`` -> ``"final_answer"``."""
     return re.sub(r"[\s\-]+", "_", key.strip().lower())
