@@ -232,6 +232,10 @@ def run(
     tasks = list(task or []) + (suite_tasks(suite) if suite else [])
     tasks = tasks or list(DEFAULT_JOB["tasks"])
     models = list(model or DEFAULT_JOB["models"])
+    if "reference" in models:  # agents' worker processes start while the datasets are prepared
+        from chronoeval.models.agent_pool import warm
+
+        warm(tasks)
     check_counts(
         n=n,
         concurrency=concurrency,
