@@ -232,10 +232,10 @@ def run(
     tasks = list(task or []) + (suite_tasks(suite) if suite else [])
     tasks = tasks or list(DEFAULT_JOB["tasks"])
     models = list(model or DEFAULT_JOB["models"])
-    if "reference" in models:  # agents' worker processes start while the datasets are prepared
-        from chronoeval.models.agent_pool import warm
+    from chronoeval.models.agent_pool import start as start_workers
 
-        warm(tasks)
+    # worker processes (reference agents, figures) start while the datasets are prepared
+    start_workers(tasks if "reference" in models else [])
     check_counts(
         n=n,
         concurrency=concurrency,
@@ -253,6 +253,11 @@ def run(
     results: dict[str, dict[str, Any]] = {}
     records_by_model: dict[str, Any] = {}
     run_dirs: list[Path] = []
+    from chronoeval.report import memo
+    from chronoeval.report.figures import figures_in_background
+
+    background = figures_in_background()  # each run's figures drawn while the job goes on
+    background.__enter__()
     for m in models:
         run_dir = out if (out and len(models) == 1) else root / api.slug(m)
         res = api.run(
@@ -300,6 +305,11 @@ def run(
             )
             for msg in s.error_messages:
                 console.print(f"  [red]error[/red] {lit(msg)}")
+    background.__exit__(None, None, None)
+    if len(models) > 1:  # started now, drawn while the runs' reports are written
+        write_run_figures(
+            {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=False
+        )
     print_summary(results, console)
     from chronoeval.report.runs import run_from_memory
 
@@ -310,6 +320,7 @@ def run(
     reports = [
         api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
     ]
+    memo.wait_all()  # every figure drawn in a worker is written before the job ends
     if track:
         from chronoeval.integrations.tracking import log_run
 

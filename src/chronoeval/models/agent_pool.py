@@ -15,13 +15,14 @@ function of its input; it only keeps such per-process caches warm.
 One pool per process, created on first use and shut down at exit. ``CHRONOEVAL_AGENT_WORKERS``
 sets the number of workers; ``0`` or ``1`` (or a single usable core) keeps the agents in threads
 as before. Workers are forked (never spawned): they inherit the imported modules and start in
-milliseconds. :func:`warm` starts them early and imports the agents' modules there while the
+milliseconds. :func:`start` starts them early and imports the agents' modules there while the
 parent prepares datasets.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib
 import os
 import threading
@@ -79,10 +80,8 @@ def _warm(task_names: tuple[str, ...]) -> int:
         module = importlib.import_module(getattr(agent, "__module__", "") or "builtins")
         warm_map = getattr(module, "WARM", {})
         for extra in warm_map.get(getattr(agent, "__name__", ""), ()):
-            try:
+            with contextlib.suppress(ImportError):  # the agent's own first call reports it
                 importlib.import_module(extra)
-            except ImportError:  # the agent's own first call reports it
-                pass
     return os.getpid()
 
 
@@ -143,6 +142,20 @@ class AgentPool:
             if fut is not None and isinstance(fut.exception(), BrokenProcessPool):
                 self._executors[i] = None  # a dead worker: the next request starts a new one
 
+    def call(self, fn: Any, *args: Any) -> Future[Any]:
+        """``fn(*args)`` in the worker with the fewest calls in flight (``fn`` and ``args``
+        picklable; ``fn`` a module-level function)."""
+        with self._lock:
+            i = min(range(self.workers), key=lambda k: (self._pending[k], k))
+            self._pending[i] += 1
+        try:
+            fut = self._executor(i).submit(fn, *args)
+        except BaseException:
+            self._done(i, None)
+            raise
+        fut.add_done_callback(lambda f, i=i: self._done(i, f))
+        return fut
+
     async def answer(self, task_name: str, request: Request) -> str:
         return await asyncio.wrap_future(self.submit(task_name, request))
 
@@ -169,17 +182,25 @@ def get_pool() -> AgentPool | None:
     if workers < 2:
         return None
     with _POOL_LOCK:
-        if _POOL is None or _POOL_PID != os.getpid():
+        if _POOL is None or os.getpid() != _POOL_PID:
             _POOL = AgentPool(workers)
             _POOL_PID = os.getpid()
         return _POOL
 
 
-def warm(task_names: list[str]) -> None:
-    """Start the workers and import the named tasks' agents there, in the background."""
+def start(task_names: list[str] | None = None) -> AgentPool | None:
+    """Start the workers now (before this process starts threads of its own) and import the
+    named tasks' agents there in the background; None when agents stay in threads.
+
+    The suites are imported here first, so that the workers inherit them instead of importing
+    them again each."""
+    from chronoeval.core.registry import load_suites
+
+    load_suites()
     pool = get_pool()
-    if pool is not None and task_names:
-        pool.warm(tuple(task_names))
+    if pool is not None:
+        pool.warm(tuple(task_names or ()))
+    return pool
 
 
 def shutdown() -> None:
@@ -187,5 +208,5 @@ def shutdown() -> None:
     global _POOL
     with _POOL_LOCK:
         pool, _POOL = _POOL, None
-    if pool is not None and _POOL_PID == os.getpid():
+    if pool is not None and os.getpid() == _POOL_PID:
         pool.shutdown()
