@@ -236,6 +236,10 @@ def run(
 
     # worker processes (reference agents, figures) start while the datasets are prepared
     start_workers(tasks if "reference" in models else [])
+    from chronoeval.engine.warm import prefetch
+
+    # pyarrow imports pandas on its first array (about 1 s): imported while the models are asked
+    prefetch(("pyarrow", "pyarrow.parquet", "pandas"))
     check_counts(
         n=n,
         concurrency=concurrency,
@@ -305,7 +309,6 @@ def run(
             )
             for msg in s.error_messages:
                 console.print(f"  [red]error[/red] {lit(msg)}")
-    background.__exit__(None, None, None)
     if len(models) > 1:  # started now, drawn while the runs' reports are written
         write_run_figures(
             {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=False
@@ -328,10 +331,11 @@ def run(
             console.print(f"{lit(track)} run {lit(log_run(d, track, uri=track_uri))} ← {lit(d)}")
     if len(models) > 1:
         figs = write_run_figures(
-            {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
+            {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=True
         )
         console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
         reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
+    background.__exit__(None, None, None)
     console.print(f"HTML reports: {lit(', '.join(str(p) for p in reports))}")
     exit_if_incomplete(results, console)
 

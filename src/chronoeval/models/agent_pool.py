@@ -67,9 +67,22 @@ def _agent(task_name: str) -> Any:
     return agent
 
 
+class AgentFailed(Exception):
+    """An agent's exception, carried back from a worker as its type name and message (any
+    exception pickles this way, whatever its constructor)."""
+
+    def __init__(self, type_name: str, message: str) -> None:
+        super().__init__(type_name, message)
+        self.type_name = type_name
+        self.message = message
+
+
 def _answer(task_name: str, request: Request) -> str:
     """In a worker: the task's reference agent on the request (what a thread used to run)."""
-    return _agent(task_name)(request.messages, request.read_image)
+    try:
+        return _agent(task_name)(request.messages, request.read_image)
+    except Exception as exc:  # noqa: BLE001 - reported by the parent like a thread's exception
+        raise AgentFailed(type(exc).__name__, str(exc)) from None
 
 
 def _warm(task_names: tuple[str, ...]) -> int:

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 from chronoeval.core.errors import ChronoevalError, NotApplicable
 from chronoeval.core.task import Agent, Task
 from chronoeval.engine.request import Request
-from chronoeval.models.base import Backend, Response
+from chronoeval.models.base import Backend, BackendError, Response
 
 if TYPE_CHECKING:
     from chronoeval.models.agent_pool import AgentPool
@@ -68,8 +68,13 @@ class PoolBackend(Backend):
         self.pool = pool
 
     async def generate(self, request: Request) -> Response:
+        from chronoeval.models.agent_pool import AgentFailed
+
         start = time.perf_counter()
-        text = await self.pool.answer(self.task_name, request)
+        try:
+            text = await self.pool.answer(self.task_name, request)
+        except AgentFailed as exc:  # the message a thread's exception gives (engine/runner.py)
+            raise BackendError(f"{exc.type_name}: {exc.message}", retryable=False) from None
         return Response(text=text, latency_s=time.perf_counter() - start)
 
 

@@ -35,16 +35,23 @@ def figures_in_background() -> Iterator[None]:
         _deferred = before
 
 
+def in_background() -> bool:
+    """Within :func:`figures_in_background`."""
+    return _deferred
+
+
 def write_run_figures(
     by_model: dict[str, tuple[dict[str, Any], list[SampleRecord]]],
     out_dir: Path,
     *,
-    wait: bool = True,
+    wait: bool | None = None,
 ) -> list[Path]:
     """Figures for one run (one model) or a job (several models on the same tasks).
 
-    With ``wait=False``, or within :func:`figures_in_background`, a task's figures go to a worker
-    process when there is one and are not in the returned list (they are written when drawn)."""
+    With ``wait=False``, or within :func:`figures_in_background` unless ``wait=True``, a task's
+    figures go to a worker process when there is one and are not in the returned list (they are
+    written when drawn)."""
+    defer = _deferred if wait is None else not wait
     tasks: list[str] = []
     for results, _records in by_model.values():
         tasks += [t for t in results["tasks"] if t not in tasks]
@@ -60,7 +67,7 @@ def write_run_figures(
         ):
             continue  # nothing answered: no empty charts (the report says so in words)
         out_dir.mkdir(parents=True, exist_ok=True)
-        if (_deferred or not wait) and schedule_task_figures(name, runs, out_dir):
+        if defer and schedule_task_figures(name, runs, out_dir):
             continue
         written += task_figures(name, runs, out_dir)
     return written

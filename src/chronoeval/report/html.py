@@ -20,7 +20,7 @@ import io
 import json
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,7 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
-from chronoeval.report.memo import task_figures, thumbnail
+from chronoeval.report.memo import profile_png, schedule_call, task_figures, thumbnail
 from chronoeval.report.paper_tables import html_section as paper_tables_section
 from chronoeval.report.runs import RunData
 from chronoeval.report.synthetic import synthetic_html
@@ -100,6 +100,7 @@ def outcome(record: SampleRecord, score_key: str | None) -> str:
 class _Ctx:
     thumbs: dict[str, tuple[str, str]]  # sha256 -> (css class, data URI)
     problems: list[str]
+    later: dict[str, Any] = field(default_factory=dict)  # placeholder -> PNG bytes being drawn
 
 
 def png_data_uri(path: Path) -> str:
@@ -211,9 +212,14 @@ def _profile_section(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
             )
     parts = ["<section id=profile><h2>Temporal profile</h2>"]
     if chart_rows:
-        path = profile_chart(chart_rows, out_dir / "profile.png")
+        pending = schedule_call(profile_png, chart_rows)  # drawn in a worker while we go on
+        if pending is not None:
+            src = f"\x00profile-{len(ctx.later)}\x00"
+            ctx.later[src] = pending
+        else:
+            src = png_data_uri(profile_chart(chart_rows, out_dir / "profile.png"))
         parts.append(
-            f"<figure><img class=fig alt='temporal profile' src='{png_data_uri(path)}'>"
+            f"<figure><img class=fig alt='temporal profile' src='{src}'>"
             "<figcaption>Each task's main metric, in percent, per model (per run where a model "
             "has several runs of one task), with its 95% bootstrap interval; the black tick "
             "marks what guessing would score on that task.</figcaption>"
@@ -662,7 +668,7 @@ def render_html(
         )
         + " · <a href='#samples'>samples</a></nav>"
     )
-    return (
+    page = (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width, initial-scale=1'>"
         f"<title>{e(title)}</title><style>{CSS}{thumbs_css}</style></head><body>"
@@ -677,6 +683,10 @@ def render_html(
         + samples
         + f"<script>{JS % PAGE_SIZE}</script></body></html>"
     )
+    for placeholder, pending in ctx.later.items():
+        uri = "data:image/png;base64," + base64.b64encode(pending.result()).decode("ascii")
+        page = page.replace(placeholder, uri)
+    return page
 
 
 def _unique(values: Iterable[str]) -> list[str]:

@@ -119,6 +119,30 @@ def schedule_task_figures(task: str, runs: RunsByModel, out_dir: Path) -> bool:
     return True
 
 
+def schedule_call(fn: Callable[..., Any], *args: Any) -> Future[Any] | None:
+    """``fn(*args)`` started in a worker process while figures are drawn in the background
+    (``report.figures.figures_in_background``, ``chronoeval run``); None otherwise (the caller
+    then computes it itself)."""
+    from chronoeval.report import figures
+
+    if not figures.in_background():
+        return None
+    from chronoeval.models.agent_pool import get_pool
+
+    pool = get_pool()
+    return None if pool is None else pool.call(fn, *args)
+
+
+def profile_png(rows: list[Any]) -> bytes:
+    """The temporal-profile chart's PNG bytes (``report.figures.profile_chart``)."""
+    import tempfile
+
+    from chronoeval.report.figures import profile_chart
+
+    with tempfile.TemporaryDirectory(prefix="chronoeval-profile-") as tmp:
+        return profile_chart(rows, Path(tmp) / "profile.png").read_bytes()
+
+
 def _collect(key: str) -> None:
     fut = _pending.pop(key, None)
     if fut is not None:
