@@ -301,6 +301,11 @@ def run(
         results[m] = res.results
         records_by_model[m] = res.records
         run_dirs.append(res.run_dir)
+        from chronoeval.report.html import prefetch_thumbnails
+        from chronoeval.report.runs import run_from_memory
+
+        # the report's thumbnails made in the workers while the job goes on
+        prefetch_thumbnails(run_from_memory(res.run_dir, res.results, res.records))
         for name, s in res.summaries.items():
             console.print(
                 f"[bold]{lit(name)}[/bold] · {lit(m)}: {s.total} items, {s.cached} already "

@@ -32,7 +32,13 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
-from chronoeval.report.memo import profile_png, schedule_call, task_figures, thumbnail
+from chronoeval.report.memo import (
+    profile_png,
+    schedule_call,
+    schedule_thumbnails,
+    task_figures,
+    thumbnail,
+)
 from chronoeval.report.paper_tables import html_section as paper_tables_section
 from chronoeval.report.runs import RunData
 from chronoeval.report.synthetic import synthetic_html
@@ -490,6 +496,29 @@ def _thumbs(run: RunData, task: str, record: SampleRecord, ctx: _Ctx) -> str:
         if uri:
             out.append(f"<span class='th {cls}' title='{e(part.path)}'></span>")
     return "".join(out)
+
+
+def prefetch_thumbnails(run: RunData) -> None:
+    """Start making the thumbnails that a report of ``run`` alone shows (the same selection as
+    its sample browser) in the worker processes (report/memo.py ``schedule_thumbnails``), so
+    that they are ready when the report is written. Reads ``run``'s datasets on its own copy of
+    the run (the report's own copy, and the problems it records, are untouched)."""
+    from chronoeval.report.runs import run_from_memory
+
+    mine = run_from_memory(run.run_dir, run.results, run.records)
+    cap = default_max_samples([mine])
+    jobs = []
+    for task in mine.tasks:
+        items = mine.items(task)
+        root = mine.dataset_root(task)
+        if not items or root is None:
+            continue
+        chosen, _ = select_samples(mine.task_records(task), get_task(task).headline_score, cap)
+        for rec, _oc in chosen:
+            item = items.get(rec.item_id)
+            for part in item.images if item is not None else ():
+                jobs.append((part.sha256, str(root / part.path)))  # type: ignore[operator]
+    schedule_thumbnails(jobs, thumbnail_uri)
 
 
 def _samples_section(runs: list[RunData], max_samples: int, ctx: _Ctx) -> str:

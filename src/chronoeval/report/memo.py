@@ -156,8 +156,61 @@ def wait_all() -> None:
         _collect(key)
 
 
+_thumbs_pending: dict[str, Future[dict[str, str]]] = {}
+"""Thumbnails being made in a worker process (:func:`schedule_thumbnails`), by sha256."""
+
+
+def _thumbs_in_worker(
+    jobs: list[tuple[str, str]], make: Callable[[bytes], str]
+) -> dict[str, str]:
+    """In a worker: ``make(bytes of the file)`` per (sha256, path); an image that cannot be
+    made is left out (the report then makes it itself and reports the problem as before)."""
+    out = {}
+    for sha256, path in jobs:
+        try:
+            out[sha256] = make(Path(path).read_bytes())
+        except Exception:  # noqa: BLE001, S112 - redone (and reported) where it is shown
+            continue
+    return out
+
+
+def schedule_thumbnails(jobs: list[tuple[str, str]], make: Callable[[bytes], str]) -> None:
+    """Start making the thumbnails of (sha256, image path) pairs in the worker processes (split
+    evenly among them) while figures are drawn in the background; nothing otherwise. A later
+    :func:`thumbnail` of one of them waits for its batch instead of making it here."""
+    from chronoeval.report import figures
+
+    if not figures.in_background():
+        return
+    from chronoeval.models.agent_pool import get_pool
+
+    pool = get_pool()
+    if pool is None:
+        return
+    todo = list(
+        dict.fromkeys(
+            (sha, path) for sha, path in jobs if sha not in _thumbs and sha not in _thumbs_pending
+        )
+    )
+    parts = max(1, min(pool.workers, len(todo)))
+    for k in range(parts):
+        batch = todo[k::parts]
+        if batch:
+            fut = pool.call(_thumbs_in_worker, batch, make)
+            for sha, _path in batch:
+                _thumbs_pending.setdefault(sha, fut)
+
+
 def thumbnail(sha256: str, read: Callable[[], bytes], make: Callable[[bytes], str]) -> str:
-    """``make(read())`` for an image, computed once per sha256 in this process."""
+    """``make(read())`` for an image, computed once per sha256 in this process (or in a worker,
+    when :func:`schedule_thumbnails` sent it there)."""
+    fut = _thumbs_pending.pop(sha256, None)
+    if fut is not None and sha256 not in _thumbs:
+        made = fut.result().get(sha256)
+        if made is not None:
+            stats["thumb_draws"] += 1
+            _put(_thumbs, sha256, made, MAX_THUMBS)
+            return made
     uri = _thumbs.get(sha256)
     if uri is not None:
         stats["thumb_hits"] += 1
@@ -170,6 +223,9 @@ def thumbnail(sha256: str, read: Callable[[], bytes], make: Callable[[bytes], st
 
 def clear() -> None:
     wait_all()
+    for fut in _thumbs_pending.values():
+        fut.result()
+    _thumbs_pending.clear()
     _figures.clear()
     _thumbs.clear()
     for k in stats:
