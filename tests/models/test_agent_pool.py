@@ -27,6 +27,7 @@ def _records(res: api.RunResult) -> list[tuple]:
 def _run(tmp: Path, name: str, workers: str, monkeypatch: pytest.MonkeyPatch) -> api.RunResult:
     monkeypatch.setenv(agent_pool.ENV, workers)
     agent_pool.shutdown()
+    assert (agent_pool.start(TASKS) is None) == (workers == "0")
     try:
         return api.run(TASKS, "reference", n=12, run_dir=tmp / name, progress=False, plots=False)
     finally:
@@ -36,11 +37,16 @@ def _run(tmp: Path, name: str, workers: str, monkeypatch: pytest.MonkeyPatch) ->
 def test_workers_give_the_records_of_threads(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv(agent_pool.ENV, "2")
     from chronoeval.core.registry import get_task
 
+    agent_pool.shutdown()
+    assert isinstance(reference_backend(get_task("clockqa")), FunctionBackend)  # not started
+    monkeypatch.setenv(agent_pool.ENV, "2")
+    agent_pool.start()
     assert isinstance(reference_backend(get_task("clockqa")), PoolBackend)
+    agent_pool.shutdown()
     monkeypatch.setenv(agent_pool.ENV, "0")
+    assert agent_pool.start() is None
     assert isinstance(reference_backend(get_task("clockqa")), FunctionBackend)
 
     threads = _run(tmp_path, "threads", "0", monkeypatch)
@@ -94,6 +100,7 @@ def test_a_failing_agent_is_the_error_a_thread_gives(
     in_thread = asyncio.run(ask(reference_backend(task)))
     monkeypatch.setenv(agent_pool.ENV, "2")
     agent_pool.shutdown()
+    agent_pool.start()
     try:
         backend = reference_backend(task)
         assert isinstance(backend, PoolBackend)
@@ -120,6 +127,7 @@ def test_figures_drawn_in_a_worker_are_the_same_bytes(
 
     monkeypatch.setenv(agent_pool.ENV, "2")
     agent_pool.shutdown()
+    agent_pool.start()
     memo.clear()
     try:
         assert write_run_figures(by_model, tmp_path / "bg", wait=False) == []  # not waited for
@@ -156,3 +164,34 @@ def test_vectorised_macro_prf_bootstrap_is_the_same_numbers() -> None:
         assert (v1, n1) == (v2, n2)
         assert reps1 is not None and reps2 is not None
         assert np.array_equal(reps1, reps2)  # bit for bit, not approximately
+
+
+def test_thumbnails_made_in_workers_are_the_same(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from chronoeval.report.figures import figures_in_background
+    from chronoeval.report.html import prefetch_thumbnails, thumbnail_uri
+    from chronoeval.report.runs import run_from_memory
+
+    monkeypatch.setenv(agent_pool.ENV, "2")
+    agent_pool.shutdown()
+    agent_pool.start()
+    memo.clear()
+    res = api.run(["clockqa"], "random", n=6, run_dir=tmp_path / "run", progress=False)
+    run = run_from_memory(res.run_dir, res.results, res.records)
+    items = run.items("clockqa") or {}
+    root = run.dataset_root("clockqa")
+    assert root is not None and items
+    try:
+        with figures_in_background():
+            prefetch_thumbnails(run)
+        assert len(memo._thumbs_pending) == 6
+        for item in items.values():
+            part = item.images[0]
+            data = (root / part.path).read_bytes()
+            got = memo.thumbnail(part.sha256, lambda: b"not read", thumbnail_uri)
+            assert got == thumbnail_uri(data)  # the worker's bytes, not a fresh make here
+        assert memo.stats["thumb_draws"] == 6 and not memo._thumbs_pending
+    finally:
+        agent_pool.shutdown()
+        memo.clear()

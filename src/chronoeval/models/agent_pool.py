@@ -12,11 +12,12 @@ Routing: a request goes to the worker that already answered a request with the s
 to the worker with the fewest requests in flight. Routing changes no answer: every agent is a pure
 function of its input; it only keeps such per-process caches warm.
 
-One pool per process, created on first use and shut down at exit. ``CHRONOEVAL_AGENT_WORKERS``
-sets the number of workers; ``0`` or ``1`` (or a single usable core) keeps the agents in threads
-as before. Workers are forked (never spawned): they inherit the imported modules and start in
-milliseconds. :func:`start` starts them early and imports the agents' modules there while the
-parent prepares datasets.
+One pool per process, started by :func:`start` (``chronoeval run`` calls it first thing) and shut
+down at exit; without it (the Python API, ``chronoeval serve``) agents stay in threads as before.
+``CHRONOEVAL_AGENT_WORKERS`` sets the number of workers; ``0`` or ``1`` (or a single usable core)
+keeps the agents in threads. Workers are forked (never spawned): they inherit the imported modules
+and start in milliseconds; :func:`start` imports the agents' modules there while the parent
+prepares datasets.
 """
 
 from __future__ import annotations
@@ -189,30 +190,32 @@ _POOL_LOCK = threading.Lock()
 
 
 def get_pool() -> AgentPool | None:
-    """This process's pool, or None when agents should stay in threads (one worker or core)."""
+    """This process's pool once :func:`start` has started it, else None (agents in threads)."""
+    with _POOL_LOCK:
+        return _POOL if _POOL is not None and os.getpid() == _POOL_PID else None
+
+
+def start(task_names: list[str] | None = None) -> AgentPool | None:
+    """Start this process's workers now (``chronoeval run`` does, before it starts threads of
+    its own) and import the named tasks' agents there in the background; None when agents stay
+    in threads (``$CHRONOEVAL_AGENT_WORKERS`` below 2, or a single usable core).
+
+    The suites are imported here first, so that the workers inherit them instead of importing
+    them again each. Without a started pool (the Python API, ``chronoeval serve``) reference
+    agents run in threads as before."""
     global _POOL, _POOL_PID
+    from chronoeval.core.registry import load_suites
+
     workers = default_workers()
     if workers < 2:
         return None
+    load_suites()
     with _POOL_LOCK:
         if _POOL is None or os.getpid() != _POOL_PID:
             _POOL = AgentPool(workers)
             _POOL_PID = os.getpid()
-        return _POOL
-
-
-def start(task_names: list[str] | None = None) -> AgentPool | None:
-    """Start the workers now (before this process starts threads of its own) and import the
-    named tasks' agents there in the background; None when agents stay in threads.
-
-    The suites are imported here first, so that the workers inherit them instead of importing
-    them again each."""
-    from chronoeval.core.registry import load_suites
-
-    load_suites()
-    pool = get_pool()
-    if pool is not None:
-        pool.warm(tuple(task_names or ()))
+        pool = _POOL
+    pool.warm(tuple(task_names or ()))
     return pool
 
 
