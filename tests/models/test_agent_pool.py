@@ -195,3 +195,53 @@ def test_thumbnails_made_in_workers_are_the_same(
     finally:
         agent_pool.shutdown()
         memo.clear()
+
+
+def test_workers_end_when_the_job_is_killed(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    if not Path("/proc").is_dir():
+        pytest.skip("reads worker states from /proc (Linux)")
+    script = (
+        "import os, sys, time\n"
+        "os.environ['CHRONOEVAL_AGENT_WORKERS'] = '2'\n"
+        "from chronoeval.models import agent_pool\n"
+        "pool = agent_pool.start()\n"
+        "print(' '.join(str(f.result()) for f in pool.warm(())), flush=True)\n"
+        "time.sleep(120)\n"
+    )
+    proc = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        pids = [int(x) for x in proc.stdout.readline().split()]
+        assert len(pids) == 2 and proc.pid not in pids
+        proc.send_signal(signal.SIGKILL)  # no chance to shut the pool down
+        proc.wait(timeout=30)
+        deadline = time.monotonic() + 15
+        alive = pids
+        while alive and time.monotonic() < deadline:
+            time.sleep(0.2)
+            alive = [p for p in pids if _alive(p)]
+        assert not alive, f"workers {alive} outlived their killed parent"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+
+
+def _alive(pid: int) -> bool:
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+    except OSError:  # pragma: no cover
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+        return True

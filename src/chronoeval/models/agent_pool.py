@@ -56,6 +56,21 @@ def default_workers() -> int:
     return min(8, usable_cores())
 
 
+def _init_worker(parent: int) -> None:
+    """In a new worker: end when the process that started it is gone, even when that one was
+    killed outright (SIGKILL leaves it no chance to shut the pool down): a watchdog thread sees
+    the worker re-parented and exits."""
+
+    def watch() -> None:
+        import time
+
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="chronoeval-parent-watch", daemon=True).start()
+
+
 def _agent(task_name: str) -> Any:
     agent = _agents.get(task_name)
     if agent is None:
@@ -124,7 +139,12 @@ class AgentPool:
     def _executor(self, i: int) -> ProcessPoolExecutor:
         ex = self._executors[i]
         if ex is None:
-            ex = ProcessPoolExecutor(max_workers=1, mp_context=self._ctx)
+            ex = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=self._ctx,
+                initializer=_init_worker,
+                initargs=(os.getpid(),),
+            )
             self._executors[i] = ex
         return ex
 
