@@ -6,7 +6,10 @@ the path's functions: start-up (interpreter + imports until the command starts),
 (prepare: load + validate, or generate), engine (asking the models: here the reference agents' own
 compute is most of it), dataset reload for scoring, scoring (parse, score, bootstrap), samples
 (samples.jsonl + samples.parquet), figures (each task's matplotlib figures, counted as drawn or
-reused from the in-process memo), report (HTML, figures excluded) and the rest. The first round
+reused from the in-process memo), report (HTML, figures excluded) and the rest. Since issue 21's
+second session, ``chronoeval run`` draws figures, profile charts and thumbnails in its worker
+processes (models/agent_pool.py): "figures" then counts only what the main process draws itself,
+and the time it waits for the workers' figures falls into "report". The first round
 also generates the datasets; later rounds find them cached (and their images verified by the
 stamp of core/verified.py). Then the dataset-load comparison: the same 2,000-item ClockQA
 directory loaded with every image re-hashed (CHRONOEVAL_VERIFY_ALWAYS=1) and with the stamp,
@@ -66,16 +69,7 @@ def child(out_json: Path, t_launch: float) -> None:
         setattr(owner, name, timed)
 
     wrap(api, "prepare_dataset", "dataset")
-    real_run_jobs = api.run_jobs
-
-    async def run_jobs(*a: Any, **kw: Any) -> Any:
-        t = time.perf_counter()
-        try:
-            return await real_run_jobs(*a, **kw)
-        finally:
-            times["engine"] += time.perf_counter() - t
-
-    api.run_jobs = run_jobs
+    wrap(api, "ask_all", "engine")  # api.run asks each task's models through engine.ask_all
     wrap(api, "load_dataset", "dataset reload")
     wrap(api, "write_samples", "samples")
     score_t = {"score_records": 0.0, "report": 0.0}

@@ -232,6 +232,14 @@ def run(
     tasks = list(task or []) + (suite_tasks(suite) if suite else [])
     tasks = tasks or list(DEFAULT_JOB["tasks"])
     models = list(model or DEFAULT_JOB["models"])
+    from chronoeval.models.agent_pool import start as start_workers
+
+    # worker processes (reference agents, figures) start while the datasets are prepared
+    start_workers(tasks if "reference" in models else [])
+    from chronoeval.engine.warm import prefetch
+
+    # pyarrow imports pandas on its first array (about 1 s): imported while the models are asked
+    prefetch(("pyarrow", "pyarrow.parquet", "pandas"))
     check_counts(
         n=n,
         concurrency=concurrency,
@@ -249,6 +257,11 @@ def run(
     results: dict[str, dict[str, Any]] = {}
     records_by_model: dict[str, Any] = {}
     run_dirs: list[Path] = []
+    from chronoeval.report import memo
+    from chronoeval.report.figures import figures_in_background
+
+    background = figures_in_background()  # each run's figures drawn while the job goes on
+    background.__enter__()
     for m in models:
         run_dir = out if (out and len(models) == 1) else root / api.slug(m)
         res = api.run(
@@ -288,6 +301,11 @@ def run(
         results[m] = res.results
         records_by_model[m] = res.records
         run_dirs.append(res.run_dir)
+        from chronoeval.report.html import prefetch_thumbnails
+        from chronoeval.report.runs import run_from_memory
+
+        # the report's thumbnails made in the workers while the job goes on
+        prefetch_thumbnails(run_from_memory(res.run_dir, res.results, res.records))
         for name, s in res.summaries.items():
             console.print(
                 f"[bold]{lit(name)}[/bold] · {lit(m)}: {s.total} items, {s.cached} already "
@@ -296,6 +314,10 @@ def run(
             )
             for msg in s.error_messages:
                 console.print(f"  [red]error[/red] {lit(msg)}")
+    if len(models) > 1:  # started now, drawn while the runs' reports are written
+        write_run_figures(
+            {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=False
+        )
     print_summary(results, console)
     from chronoeval.report.runs import run_from_memory
 
@@ -306,6 +328,7 @@ def run(
     reports = [
         api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
     ]
+    memo.wait_all()  # every figure drawn in a worker is written before the job ends
     if track:
         from chronoeval.integrations.tracking import log_run
 
@@ -313,10 +336,11 @@ def run(
             console.print(f"{lit(track)} run {lit(log_run(d, track, uri=track_uri))} ← {lit(d)}")
     if len(models) > 1:
         figs = write_run_figures(
-            {m: (results[m], records_by_model[m]) for m in models}, root / "plots"
+            {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=True
         )
         console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
         reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
+    background.__exit__(None, None, None)
     console.print(f"HTML reports: {lit(', '.join(str(p) for p in reports))}")
     exit_if_incomplete(results, console)
 

@@ -21,11 +21,14 @@ def bootstrap_replicates(
     *,
     n_boot: int = N_BOOT,
     seed: int = 0,
+    batch: Callable[[np.ndarray], np.ndarray] | None = None,
 ) -> np.ndarray | None:
     """The statistic on each of ``n_boot`` resamples of the rows of ``values`` (None for fewer
     than two rows). ``statistic`` as in :func:`bootstrap_ci`. Replicates of statistics drawn with
     the same seed over the same rows come from the same resamples, so they can be combined
-    elementwise (a composite of several metrics of one task) before taking percentiles."""
+    elementwise (a composite of several metrics of one task) before taking percentiles.
+    ``batch``: optional, ``batch(idx)`` → ``statistic`` of every resample in the (k, n) index
+    array at once (the same numbers, vectorised); used instead of ``statistic`` when given."""
     arr = np.asarray(values)
     n = len(arr)
     if n < 2:
@@ -45,6 +48,8 @@ def bootstrap_replicates(
         idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
         if statistic is None:
             parts.append(values_f[idx].mean(axis=1))
+        elif batch is not None:
+            parts.append(np.asarray(batch(idx), dtype=float))
         else:
             parts.append(np.array([statistic(row) for row in idx], dtype=float))
     return np.concatenate(parts)

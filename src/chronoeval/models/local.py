@@ -16,11 +16,15 @@ import random
 import time
 from collections import Counter
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from chronoeval.core.errors import ChronoevalError, NotApplicable
 from chronoeval.core.task import Agent, Task
 from chronoeval.engine.request import Request
-from chronoeval.models.base import Backend, Response
+from chronoeval.models.base import Backend, BackendError, Response
+
+if TYPE_CHECKING:
+    from chronoeval.models.agent_pool import AgentPool
 
 
 class FunctionBackend(Backend):
@@ -45,7 +49,33 @@ def reference_backend(task: Task) -> Backend:
     def answer(request: Request) -> str:
         return agent(request.messages, request.read_image)
 
+    from chronoeval.core.registry import get_task
+    from chronoeval.models.agent_pool import get_pool
+
+    pool = get_pool()
+    if pool is not None and get_task(task.name) is task:  # a worker finds the task by name
+        return PoolBackend(f"reference/{task.name}", task.name, pool)
     return FunctionBackend(f"reference/{task.name}", answer, threaded=True)
+
+
+class PoolBackend(Backend):
+    """The task's reference agent in a worker process (models/agent_pool.py): the same answer
+    as :class:`FunctionBackend` in a thread, computed on another core."""
+
+    def __init__(self, identity: str, task_name: str, pool: AgentPool) -> None:
+        self.identity = identity
+        self.task_name = task_name
+        self.pool = pool
+
+    async def generate(self, request: Request) -> Response:
+        from chronoeval.models.agent_pool import AgentFailed
+
+        start = time.perf_counter()
+        try:
+            text = await self.pool.answer(self.task_name, request)
+        except AgentFailed as exc:  # the message a thread's exception gives (engine/runner.py)
+            raise BackendError(f"{exc.type_name}: {exc.message}", retryable=False) from None
+        return Response(text=text, latency_s=time.perf_counter() - start)
 
 
 def random_backend(task: Task, seed: int = 0) -> Backend:

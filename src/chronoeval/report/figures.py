@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +15,43 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
 from chronoeval.core.task import RunsByModel, SampleRecord  # noqa: E402
-from chronoeval.report.memo import task_figures  # noqa: E402
+from chronoeval.report.memo import schedule_task_figures, task_figures  # noqa: E402
+
+_deferred = False
+
+
+@contextmanager
+def figures_in_background() -> Iterator[None]:
+    """Within: :func:`write_run_figures` starts each task's figures in a worker process
+    (report/memo.py ``schedule_task_figures``) and returns without waiting, when there is a
+    worker pool. ``chronoeval run`` draws each run's figures so, while it goes on with the next
+    run and the reports; the reports wait for the figures they show, and
+    ``memo.wait_all()`` for the rest."""
+    global _deferred
+    before, _deferred = _deferred, True
+    try:
+        yield
+    finally:
+        _deferred = before
+
+
+def in_background() -> bool:
+    """Within :func:`figures_in_background`."""
+    return _deferred
 
 
 def write_run_figures(
-    by_model: dict[str, tuple[dict[str, Any], list[SampleRecord]]], out_dir: Path
+    by_model: dict[str, tuple[dict[str, Any], list[SampleRecord]]],
+    out_dir: Path,
+    *,
+    wait: bool | None = None,
 ) -> list[Path]:
-    """Figures for one run (one model) or a job (several models on the same tasks)."""
+    """Figures for one run (one model) or a job (several models on the same tasks).
+
+    With ``wait=False``, or within :func:`figures_in_background` unless ``wait=True``, a task's
+    figures go to a worker process when there is one and are not in the returned list (they are
+    written when drawn)."""
+    defer = _deferred if wait is None else not wait
     tasks: list[str] = []
     for results, _records in by_model.values():
         tasks += [t for t in results["tasks"] if t not in tasks]
@@ -35,6 +67,8 @@ def write_run_figures(
         ):
             continue  # nothing answered: no empty charts (the report says so in words)
         out_dir.mkdir(parents=True, exist_ok=True)
+        if defer and schedule_task_figures(name, runs, out_dir):
+            continue
         written += task_figures(name, runs, out_dir)
     return written
 

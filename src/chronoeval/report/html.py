@@ -20,7 +20,7 @@ import io
 import json
 import tempfile
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,13 @@ from chronoeval.core.registry import get_task
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine.records import prompt_text
 from chronoeval.report.compare import Comparison, LeaderRow, leaderboard, series_names
-from chronoeval.report.memo import task_figures, thumbnail
+from chronoeval.report.memo import (
+    profile_png,
+    schedule_call,
+    schedule_thumbnails,
+    task_figures,
+    thumbnail,
+)
 from chronoeval.report.paper_tables import html_section as paper_tables_section
 from chronoeval.report.runs import RunData
 from chronoeval.report.synthetic import synthetic_html
@@ -100,6 +106,7 @@ def outcome(record: SampleRecord, score_key: str | None) -> str:
 class _Ctx:
     thumbs: dict[str, tuple[str, str]]  # sha256 -> (css class, data URI)
     problems: list[str]
+    later: dict[str, Any] = field(default_factory=dict)  # placeholder -> PNG bytes being drawn
 
 
 def png_data_uri(path: Path) -> str:
@@ -211,9 +218,14 @@ def _profile_section(runs: list[RunData], out_dir: Path, ctx: _Ctx) -> str:
             )
     parts = ["<section id=profile><h2>Temporal profile</h2>"]
     if chart_rows:
-        path = profile_chart(chart_rows, out_dir / "profile.png")
+        pending = schedule_call(profile_png, chart_rows)  # drawn in a worker while we go on
+        if pending is not None:
+            src = f"\x00profile-{len(ctx.later)}\x00"
+            ctx.later[src] = pending
+        else:
+            src = png_data_uri(profile_chart(chart_rows, out_dir / "profile.png"))
         parts.append(
-            f"<figure><img class=fig alt='temporal profile' src='{png_data_uri(path)}'>"
+            f"<figure><img class=fig alt='temporal profile' src='{src}'>"
             "<figcaption>Each task's main metric, in percent, per model (per run where a model "
             "has several runs of one task), with its 95% bootstrap interval; the black tick "
             "marks what guessing would score on that task.</figcaption>"
@@ -486,6 +498,29 @@ def _thumbs(run: RunData, task: str, record: SampleRecord, ctx: _Ctx) -> str:
     return "".join(out)
 
 
+def prefetch_thumbnails(run: RunData) -> None:
+    """Start making the thumbnails that a report of ``run`` alone shows (the same selection as
+    its sample browser) in the worker processes (report/memo.py ``schedule_thumbnails``), so
+    that they are ready when the report is written. Reads ``run``'s datasets on its own copy of
+    the run (the report's own copy, and the problems it records, are untouched)."""
+    from chronoeval.report.runs import run_from_memory
+
+    mine = run_from_memory(run.run_dir, run.results, run.records)
+    cap = default_max_samples([mine])
+    jobs = []
+    for task in mine.tasks:
+        items = mine.items(task)
+        root = mine.dataset_root(task)
+        if not items or root is None:
+            continue
+        chosen, _ = select_samples(mine.task_records(task), get_task(task).headline_score, cap)
+        for rec, _oc in chosen:
+            item = items.get(rec.item_id)
+            for part in item.images if item is not None else ():
+                jobs.append((part.sha256, str(root / part.path)))  # type: ignore[operator]
+    schedule_thumbnails(jobs, thumbnail_uri)
+
+
 def _samples_section(runs: list[RunData], max_samples: int, ctx: _Ctx) -> str:
     cards = []
     notes = []
@@ -662,7 +697,7 @@ def render_html(
         )
         + " · <a href='#samples'>samples</a></nav>"
     )
-    return (
+    page = (
         "<!DOCTYPE html><html lang=en><head><meta charset=utf-8>"
         "<meta name=viewport content='width=device-width, initial-scale=1'>"
         f"<title>{e(title)}</title><style>{CSS}{thumbs_css}</style></head><body>"
@@ -677,6 +712,10 @@ def render_html(
         + samples
         + f"<script>{JS % PAGE_SIZE}</script></body></html>"
     )
+    for placeholder, pending in ctx.later.items():
+        uri = "data:image/png;base64," + base64.b64encode(pending.result()).decode("ascii")
+        page = page.replace(placeholder, uri)
+    return page
 
 
 def _unique(values: Iterable[str]) -> list[str]:

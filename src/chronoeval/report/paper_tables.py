@@ -27,6 +27,7 @@ import io
 import json
 import math
 import zlib
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -204,13 +205,20 @@ class Statistic:
     task: str
     rows: Callable[[Records], np.ndarray]
     statistic: Callable[[np.ndarray], float]
+    batch: Callable[[np.ndarray, np.ndarray], np.ndarray] | None = None
+    """Optional: ``batch(rows, idx)`` → the statistic of ``rows[idx[i]]`` for every resample
+    ``i`` at once, the very numbers ``statistic`` gives one by one (a vectorised form)."""
 
     def compute(self, records: Records) -> tuple[float | None, np.ndarray | None, int]:
         rows = np.asarray(self.rows(records))
         if len(rows) == 0:
             return None, None, 0
+        batch = self.batch
         reps = bootstrap_replicates(
-            rows, lambda idx: self.statistic(rows[idx]), seed=task_seed(self.task)
+            rows,
+            lambda idx: self.statistic(rows[idx]),
+            seed=task_seed(self.task),
+            batch=None if batch is None else (lambda idx: batch(rows, idx)),
         )
         return float(self.statistic(rows)), reps, len(rows)
 
@@ -413,6 +421,35 @@ def _scaled_ci(reps: np.ndarray | None, scale: float) -> tuple[float | None, flo
     return tuple(None if not math.isfinite(x) else x * scale for x in ci)  # type: ignore[return-value]
 
 
+_COMPUTED: OrderedDict[Any, tuple[tuple[float | None, np.ndarray | None, int], Records]] = (
+    OrderedDict()
+)
+_COMPUTED_MAX = 256
+
+
+def _computed(src: Any, records: Records) -> tuple[float | None, np.ndarray | None, int]:
+    """``src.compute(records)``, once per column source and records in this process: a job's
+    per-run reports and its combined report show the same rows of the same records. Keyed by the
+    source and each record's identity and scored content; the records are kept with the entry, so
+    their identities cannot be reused while it lives."""
+    try:
+        key = (
+            src,
+            tuple((id(r), r.status, repr(r.answer), repr(r.scores), repr(r.usage)) for r in records),
+        )
+        hit = _COMPUTED.get(key)
+    except TypeError:  # an unhashable source: computed every time
+        return src.compute(records)
+    if hit is not None:
+        _COMPUTED.move_to_end(key)
+        return hit[0]
+    value = src.compute(records)
+    _COMPUTED[key] = (value, records)
+    while len(_COMPUTED) > _COMPUTED_MAX:
+        _COMPUTED.popitem(last=False)
+    return value
+
+
 def _one_seed(
     spec: TableSpec, by_task: dict[str, Records]
 ) -> dict[str, tuple[float | None, np.ndarray | None, int]]:
@@ -436,7 +473,7 @@ def _one_seed(
             else:
                 got[col.key] = (None, None, 0)
         elif src.task in by_task:
-            got[col.key] = src.compute(by_task[src.task])
+            got[col.key] = _computed(src, by_task[src.task])
         else:
             got[col.key] = (None, None, 0)
     return got

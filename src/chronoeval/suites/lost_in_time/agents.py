@@ -16,6 +16,13 @@ from chronoeval.core.items import ImagePart, Message
 
 UNREADABLE = "I cannot read the answer from this image."
 
+WARM: dict[str, tuple[str, ...]] = {
+    "clock_agent": ("chronoeval.suites.lost_in_time.clock_reader",),
+    "calendar_agent": ("chronoeval.suites.lost_in_time.calendar_reader", "rapidocr_onnxruntime"),
+}
+"""Modules each agent imports on its first call; a worker process imports them ahead
+(models/agent_pool.py ``warm``), while the datasets are being prepared."""
+
 
 def _first_image(messages: Sequence[Message], read: Callable[[str], bytes]) -> Image.Image | None:
     for m in messages:
