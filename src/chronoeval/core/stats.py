@@ -42,6 +42,8 @@ def bootstrap_replicates(
         idx = _resample_indices(n, n_boot, seed)
         if statistic is None:
             return values_f[idx].mean(axis=1)
+        if batch is not None:
+            return np.asarray(batch(idx), dtype=float)
         return np.array([statistic(row) for row in idx], dtype=float)
     parts = []
     for start in range(0, n_boot, chunk):
