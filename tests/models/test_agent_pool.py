@@ -4,6 +4,7 @@ paper-table statistics are the same numbers."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import numpy as np
@@ -245,3 +246,21 @@ def _alive(pid: int) -> bool:
         except ProcessLookupError:
             return False
         return True
+
+
+def test_a_pool_started_in_one_directory_works_in_the_callers_directory_later(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The CLI run twice in one process (tests, notebooks) from different directories: the
+    workers forked for the first run write relative paths where the caller stands now."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    first.mkdir()
+    second.mkdir()
+    monkeypatch.chdir(first)
+    pool = agent_pool.AgentPool(1)
+    try:
+        assert pool.call(os.getcwd).result(timeout=60) == str(first)
+        monkeypatch.chdir(second)
+        assert pool.call(os.getcwd).result(timeout=60) == str(second)
+    finally:
+        pool.shutdown()

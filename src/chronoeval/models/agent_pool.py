@@ -114,6 +114,15 @@ def _warm(task_names: tuple[str, ...]) -> int:
     return os.getpid()
 
 
+def _in_dir(cwd: str, fn: Any, *args: Any) -> Any:
+    """In a worker: ``fn(*args)`` from the caller's working directory. A pool outlives one run in
+    a process that runs several (the CLI invoked in process, the Python API), and relative paths
+    (``runs/...``) must mean what they mean to the caller now, not where the worker was forked."""
+    if os.getcwd() != cwd:
+        os.chdir(cwd)
+    return fn(*args)
+
+
 def _first_image(request: Request) -> str | None:
     for m in request.messages:
         for p in m.content:
@@ -163,7 +172,7 @@ class AgentPool:
     def submit(self, task_name: str, request: Request) -> Future[str]:
         i = self._route(task_name, request)
         try:
-            fut = self._executor(i).submit(_answer, task_name, request)
+            fut = self._executor(i).submit(_in_dir, os.getcwd(), _answer, task_name, request)
         except BaseException:
             self._done(i, None)
             raise
@@ -183,7 +192,7 @@ class AgentPool:
             i = min(range(self.workers), key=lambda k: (self._pending[k], k))
             self._pending[i] += 1
         try:
-            fut = self._executor(i).submit(fn, *args)
+            fut = self._executor(i).submit(_in_dir, os.getcwd(), fn, *args)
         except BaseException:
             self._done(i, None)
             raise
