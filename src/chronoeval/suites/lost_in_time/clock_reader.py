@@ -60,6 +60,12 @@ MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
 MINUTE_OVER_NEEDLE = 0.71  # a minute hand is longer than this fraction of the second hand
 STEP_RATIO = 1.4  # width step that reveals a wider hand hidden under a narrower one
+import os
+AXIS_MODE = int(os.environ.get("AXIS_MODE", "1"))
+AXIS_LO = float(os.environ.get("AXIS_LO", "0.3"))
+SAME_LENGTH = float(os.environ.get("SAME_LENGTH", "0.03"))  # hands closer than this fraction of the radius in length are of one length
+STEPPING_PRIOR = float(os.environ.get("STEPPING_PRIOR", "0.1"))  # a stepping minute hand must fit this much better (minutes)
+STEPPING_TIGHT = float(os.environ.get("STEPPING_TIGHT", "0.04"))
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -660,7 +666,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
-    minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
+    minute = _minute_reading(to_dial(minute_a), second)[0]
     if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
         cands = [_hour_residual(to_dial(a), minute, second) for a in hour_a]
         hour = min(cands, key=lambda c: c[1])[0]
@@ -669,7 +675,27 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     return ClockTime(hour or 12, minute, second)
 
 
+def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
+    """Direction of a ray's fitted axis (a straight line through its run centres, pointing
+    outwards). A hand drawn a little beside its pivot, or a pivot found a pixel or two off,
+    turns the angle seen from the pivot but not the hand's own direction."""
+    r, c, _ = t.arrays()
+    keep = (r >= r_min) & (r <= r_max)
+    if keep.sum() < 6:
+        return None
+    a = np.radians(c[keep] * BIN_DEG)
+    pts = np.column_stack([r[keep] * np.sin(a), -r[keep] * np.cos(a)])
+    mean = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
+    d = vt[0] if float(vt[0] @ mean) >= 0 else -vt[0]
+    return math.degrees(math.atan2(d[0], -d[1])) % 360.0
+
+
 def _track_angle(t: _Track) -> float:
+    if AXIS_MODE:
+        a = _axis_angle(t, AXIS_LO * t.tip, t.tip - 2)
+        if a is not None:
+            return a
     a = _angle(t, 0.55 * t.tip, t.tip - 2)
     return a if a is not None else t.centres[0] * BIN_DEG
 
@@ -802,6 +828,9 @@ def _assign_by_consistency(
     ]
     needles = [_needle(t, contrast, radius) for t in rays]
     odd = odd or [False] * len(rays)
+    # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
+    # few pixels at the tip, in proportion to the dial's size)
+    same = max(2.0, SAME_LENGTH * radius)
     best: tuple[float, ClockTime] | None = None
     n = len(info)
     for si in [*range(n), None]:
@@ -814,8 +843,8 @@ def _assign_by_consistency(
                 penalty = 0.0
                 if tip_h > 1.05 * tip_m:
                     penalty += 1.0
-                elif tip_h >= tip_m - 2:  # hands of (nearly) one length: the wider is the hour
-                    penalty += 0.3
+                elif tip_h >= tip_m - same:  # hands of (nearly) one length: the wider is the hour
+                    penalty += 0.3 if w_h < 1.15 * w_m else 0.0
                 if w_h < 0.8 * w_m:
                     penalty += 0.3
                 if any(odd[k] for k in range(n) if k != si):
@@ -840,9 +869,7 @@ def _assign_by_consistency(
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
-                    x = ((a_m - 0.1 * second) % 360.0) / 6.0
-                    minute = round(x) % 60
-                    r_m = abs(x - round(x))
+                    minute, r_m = _minute_reading(a_m, second)
                     m_cont = minute + sec_frac
                 hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
                 r_h = abs(hx - round(hx))
@@ -854,14 +881,27 @@ def _assign_by_consistency(
     return best[1]
 
 
+def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
+    """Minute and its residual (distance of the hand from where that reading puts it, in
+    minutes) from the minute hand's dial angle. Most minute hands sweep (0.1 deg per second past
+    the minute); some step once a minute (the hand sits on a whole minute whatever the seconds).
+    The stepping reading is taken only when it fits clearly better: the two differ only when the
+    seconds are past about 30, where the sweeping hand stands well past its minute."""
+    x = ((a_m - 0.1 * second) % 360.0) / 6.0
+    r_c = abs(x - round(x))
+    y = (a_m % 360.0) / 6.0
+    r_s = abs(y - round(y))
+    if r_s < STEPPING_TIGHT and r_s + STEPPING_PRIOR < r_c and round(y) % 60 != round(x) % 60:
+        return round(y) % 60, r_s + STEPPING_PRIOR
+    return round(x) % 60, r_c
+
+
 def _identify(
     rays: list[_Track], radius: float
 ) -> tuple[float | None, float, float | tuple[float, float]]:
     """Angles of (second or None, minute, hour) hands; the hour may come as two candidates."""
 
-    def full_angle(t: _Track) -> float:
-        a = _angle(t, 0.55 * t.tip, t.tip - 2)
-        return a if a is not None else t.centres[0] * BIN_DEG
+    full_angle = _track_angle
 
     def outer_angle(t: _Track, rho: float) -> float:
         a = _angle(t, rho + 2, t.tip - 2)
