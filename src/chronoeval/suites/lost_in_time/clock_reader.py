@@ -345,8 +345,17 @@ def _rotation(
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)  # numerals and ticks, not the rim
     if far.sum() < 10:
         return 0.0
-    angle = np.arctan2(dx[far], -dy[far]) * 12.0  # clock angle times 12
-    mean = math.atan2(float(np.sin(angle).sum()), float(np.cos(angle).sum()))
+    clock = np.arctan2(dx[far], -dy[far])
+    # Marks stand all round the dial: ink in only a few hour sectors (a stray fringe, a hand's
+    # loose end, a logo) or without a clear 30-degree phase says nothing about a turn.
+    sectors = np.unique(np.floor((np.degrees(clock) % 360.0 + 15.0) / 30.0).astype(int) % 12)
+    if len(sectors) < 8:
+        return 0.0
+    angle = clock * 12.0  # clock angle times 12
+    s, c = float(np.sin(angle).sum()), float(np.cos(angle).sum())
+    if math.hypot(s, c) < 0.15 * len(angle):
+        return 0.0
+    mean = math.atan2(s, c)
     return math.degrees(mean) / 12.0
 
 
