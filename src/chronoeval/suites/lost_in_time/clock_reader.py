@@ -66,6 +66,7 @@ AXIS_LO = float(os.environ.get("AXIS_LO", "0.3"))
 SAME_LENGTH = float(os.environ.get("SAME_LENGTH", "0.03"))  # hands closer than this fraction of the radius in length are of one length
 STEPPING_PRIOR = float(os.environ.get("STEPPING_PRIOR", "0.1"))  # a stepping minute hand must fit this much better (minutes)
 STEPPING_TIGHT = float(os.environ.get("STEPPING_TIGHT", "0.04"))
+PRE_SHRINK = float(os.environ.get("PRE_SHRINK", "1.0"))
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -639,6 +640,19 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     ellipse = _dial_ellipse(rgb)
     if ellipse is None:
         return None
+    (ex, ey), (ea, eb), e_angle = ellipse
+    shrink = PRE_SHRINK * NORM_RADIUS / (0.5 * max(ea, eb))
+    if shrink < 1.0:
+        # A plain linear warp that shrinks skips pixels, and a 1-pixel hand can vanish between
+        # its samples; averaging first keeps its ink (as a paler, still visible line).
+        size = (max(1, round(rgb.shape[1] * shrink)), max(1, round(rgb.shape[0] * shrink)))
+        fx, fy = size[0] / rgb.shape[1], size[1] / rgb.shape[0]
+        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+        ellipse = (
+            ((ex + 0.5) * fx - 0.5, (ey + 0.5) * fy - 0.5),
+            (ea * math.sqrt(fx * fy), eb * math.sqrt(fx * fy)),
+            e_angle,
+        )
     rgb = _normalise(rgb, ellipse)
     centre = (rgb.shape[0] - 1) / 2.0
     radius = NORM_RADIUS
