@@ -678,6 +678,17 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             break
         cx, cy = meet
         scene = _look(rgb, cx, cy, radius) or scene
+    if len(scene.rays) < 3 and math.hypot(cx - centre, cy - centre) > 1.5:
+        # A thick hand can pull the first pivot guess a few pixels along its own axis; from there
+        # a thin hand's ray misses its ink. The outline's centre, when it shows more hands
+        # (and their axes then meet near it), is the better pivot.
+        alt = _look(rgb, centre, centre, radius)
+        if alt is not None and len(alt.rays) > len(scene.rays):
+            scene = alt
+            meet = _axes_meet(scene)
+            if meet is not None and not math.isnan(meet[0]):
+                if 1.5 < math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius:
+                    scene = _look(rgb, meet[0], meet[1], radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
     rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
