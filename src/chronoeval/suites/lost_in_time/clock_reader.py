@@ -60,13 +60,10 @@ MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
 MINUTE_OVER_NEEDLE = 0.71  # a minute hand is longer than this fraction of the second hand
 STEP_RATIO = 1.4  # width step that reveals a wider hand hidden under a narrower one
-import os
-AXIS_MODE = int(os.environ.get("AXIS_MODE", "1"))
-AXIS_LO = float(os.environ.get("AXIS_LO", "0.3"))
-SAME_LENGTH = float(os.environ.get("SAME_LENGTH", "0.03"))  # hands closer than this fraction of the radius in length are of one length
-STEPPING_PRIOR = float(os.environ.get("STEPPING_PRIOR", "0.1"))  # a stepping minute hand must fit this much better (minutes)
-STEPPING_TIGHT = float(os.environ.get("STEPPING_TIGHT", "0.04"))
-PRE_SHRINK = float(os.environ.get("PRE_SHRINK", "1.0"))
+AXIS_FROM = 0.3  # a hand's axis is fitted from this fraction of its length out to its tip
+SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius are of one length
+STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
+STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -641,7 +638,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     if ellipse is None:
         return None
     (ex, ey), (ea, eb), e_angle = ellipse
-    shrink = PRE_SHRINK * NORM_RADIUS / (0.5 * max(ea, eb))
+    shrink = NORM_RADIUS / (0.5 * max(ea, eb))
     if shrink < 1.0:
         # A plain linear warp that shrinks skips pixels, and a 1-pixel hand can vanish between
         # its samples; averaging first keeps its ink (as a paler, still visible line).
@@ -686,9 +683,12 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         if alt is not None and len(alt.rays) > len(scene.rays):
             scene = alt
             meet = _axes_meet(scene)
-            if meet is not None and not math.isnan(meet[0]):
-                if 1.5 < math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius:
-                    scene = _look(rgb, meet[0], meet[1], radius) or scene
+            if (
+                meet is not None
+                and not math.isnan(meet[0])
+                and 1.5 < math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius
+            ):
+                scene = _look(rgb, meet[0], meet[1], radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
     rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
@@ -726,10 +726,9 @@ def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
 
 
 def _track_angle(t: _Track) -> float:
-    if AXIS_MODE:
-        a = _axis_angle(t, AXIS_LO * t.tip, t.tip - 2)
-        if a is not None:
-            return a
+    a = _axis_angle(t, AXIS_FROM * t.tip, t.tip - 2)
+    if a is not None:
+        return a
     a = _angle(t, 0.55 * t.tip, t.tip - 2)
     return a if a is not None else t.centres[0] * BIN_DEG
 
