@@ -934,7 +934,11 @@ def _identify(
 ) -> tuple[float | None, float, float | tuple[float, float]]:
     """Angles of (second or None, minute, hour) hands; the hour may come as two candidates."""
 
-    full_angle = _track_angle
+    def full_angle(t: _Track) -> float:
+        # With hands on top of each other the inner part of a ray holds two hands' ink, so
+        # here the angle is the outer part's as seen from the pivot, not a fitted axis.
+        a = _angle(t, 0.55 * t.tip, t.tip - 2)
+        return a if a is not None else t.centres[0] * BIN_DEG
 
     def outer_angle(t: _Track, rho: float) -> float:
         a = _angle(t, rho + 2, t.tip - 2)
