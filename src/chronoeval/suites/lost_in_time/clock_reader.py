@@ -64,6 +64,7 @@ AXIS_FROM = 0.3  # a hand's axis is fitted from this fraction of its length out 
 SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius are of one length
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
+PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -639,9 +640,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         return None
     (ex, ey), (ea, eb), e_angle = ellipse
     shrink = NORM_RADIUS / (0.5 * max(ea, eb))
-    if shrink < 1.0:
-        # A plain linear warp that shrinks skips pixels, and a 1-pixel hand can vanish between
-        # its samples; averaging first keeps its ink (as a paler, still visible line).
+    if shrink < PRE_SHRINK_BELOW:
+        # A plain linear warp that shrinks a lot skips pixels, and a 1-pixel hand can vanish
+        # between its samples; averaging first keeps its ink (as a paler, still visible line).
+        # A slight shrink is left to the warp: averaging there blurs a needle's width profile.
         size = (max(1, round(rgb.shape[1] * shrink)), max(1, round(rgb.shape[0] * shrink)))
         fx, fy = size[0] / rgb.shape[1], size[1] / rgb.shape[0]
         rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
@@ -700,7 +702,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
-    minute = _minute_reading(to_dial(minute_a), second)[0]
+    # Hands on top of each other: the minute angle read off a shared ray leans towards the
+    # second hand, so only the sweeping reading is trusted here (no stepping hypothesis).
+    minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
     if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
         cands = [_hour_residual(to_dial(a), minute, second) for a in hour_a]
         hour = min(cands, key=lambda c: c[1])[0]
