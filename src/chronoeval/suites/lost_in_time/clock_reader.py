@@ -807,7 +807,8 @@ def _distinct(rays: list[_Track]) -> list[_Track]:
     it crosses) can leave a second, shorter track along the same direction."""
     kept: list[tuple[_Track, float]] = []
     for t in rays:  # longest first
-        a = _track_angle(t)
+        a = _angle(t, 0.55 * t.tip, t.tip - 2)  # seen from the pivot (a fragment has no axis)
+        a = a if a is not None else t.centres[0] * BIN_DEG
         fragment = min(t.radii) > 0.6 * t.tip  # seen only near its own end
         if not fragment or all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
             kept.append((t, a))
