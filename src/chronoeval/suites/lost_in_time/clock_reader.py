@@ -60,6 +60,11 @@ MIN_RADII = 4  # a ray must be seen on at least this many circles
 THIN_HAND = 0.0145  # a second hand is thinner than this fraction of the dial radius
 MINUTE_OVER_NEEDLE = 0.71  # a minute hand is longer than this fraction of the second hand
 STEP_RATIO = 1.4  # width step that reveals a wider hand hidden under a narrower one
+AXIS_FROM = 0.3  # a hand's axis is fitted from this fraction of its length out to its tip
+SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius are of one length
+STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
+STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
+PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -339,8 +344,17 @@ def _rotation(
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)  # numerals and ticks, not the rim
     if far.sum() < 10:
         return 0.0
-    angle = np.arctan2(dx[far], -dy[far]) * 12.0  # clock angle times 12
-    mean = math.atan2(float(np.sin(angle).sum()), float(np.cos(angle).sum()))
+    clock = np.arctan2(dx[far], -dy[far])
+    # Marks stand all round the dial: ink in only a few hour sectors (a stray fringe, a hand's
+    # loose end, a logo) or without a clear 30-degree phase says nothing about a turn.
+    sectors = np.unique(np.floor((np.degrees(clock) % 360.0 + 15.0) / 30.0).astype(int) % 12)
+    if len(sectors) < 8:
+        return 0.0
+    angle = clock * 12.0  # clock angle times 12
+    s, c = float(np.sin(angle).sum()), float(np.cos(angle).sum())
+    if math.hypot(s, c) < 0.15 * len(angle):
+        return 0.0
+    mean = math.atan2(s, c)
     return math.degrees(mean) / 12.0
 
 
@@ -624,6 +638,20 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     ellipse = _dial_ellipse(rgb)
     if ellipse is None:
         return None
+    (ex, ey), (ea, eb), e_angle = ellipse
+    shrink = NORM_RADIUS / (0.5 * max(ea, eb))
+    if shrink < PRE_SHRINK_BELOW:
+        # A plain linear warp that shrinks a lot skips pixels, and a 1-pixel hand can vanish
+        # between its samples; averaging first keeps its ink (as a paler, still visible line).
+        # A slight shrink is left to the warp: averaging there blurs a needle's width profile.
+        size = (max(1, round(rgb.shape[1] * shrink)), max(1, round(rgb.shape[0] * shrink)))
+        fx, fy = size[0] / rgb.shape[1], size[1] / rgb.shape[0]
+        rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
+        ellipse = (
+            ((ex + 0.5) * fx - 0.5, (ey + 0.5) * fy - 0.5),
+            (ea * math.sqrt(fx * fy), eb * math.sqrt(fx * fy)),
+            e_angle,
+        )
     rgb = _normalise(rgb, ellipse)
     centre = (rgb.shape[0] - 1) / 2.0
     radius = NORM_RADIUS
@@ -649,6 +677,20 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             break
         cx, cy = meet
         scene = _look(rgb, cx, cy, radius) or scene
+    if len(scene.rays) < 3 and math.hypot(cx - centre, cy - centre) > 1.5:
+        # A thick hand can pull the first pivot guess a few pixels along its own axis; from there
+        # a thin hand's ray misses its ink. The outline's centre, when it shows more hands
+        # (and their axes then meet near it), is the better pivot.
+        alt = _look(rgb, centre, centre, radius)
+        if alt is not None and len(alt.rays) > len(scene.rays):
+            scene = alt
+            meet = _axes_meet(scene)
+            if (
+                meet is not None
+                and not math.isnan(meet[0])
+                and 1.5 < math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius
+            ):
+                scene = _look(rgb, meet[0], meet[1], radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
     rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
@@ -660,6 +702,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
+    # Hands on top of each other: the minute angle read off a shared ray leans towards the
+    # second hand, so only the sweeping reading is trusted here (no stepping hypothesis).
     minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
     if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
         cands = [_hour_residual(to_dial(a), minute, second) for a in hour_a]
@@ -669,7 +713,26 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     return ClockTime(hour or 12, minute, second)
 
 
+def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
+    """Direction of a ray's fitted axis (a straight line through its run centres, pointing
+    outwards). A hand drawn a little beside its pivot, or a pivot found a pixel or two off,
+    turns the angle seen from the pivot but not the hand's own direction."""
+    r, c, _ = t.arrays()
+    keep = (r >= r_min) & (r <= r_max)
+    if keep.sum() < 6:
+        return None
+    a = np.radians(c[keep] * BIN_DEG)
+    pts = np.column_stack([r[keep] * np.sin(a), -r[keep] * np.cos(a)])
+    mean = pts.mean(axis=0)
+    _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
+    d = vt[0] if float(vt[0] @ mean) >= 0 else -vt[0]
+    return math.degrees(math.atan2(d[0], -d[1])) % 360.0
+
+
 def _track_angle(t: _Track) -> float:
+    a = _axis_angle(t, AXIS_FROM * t.tip, t.tip - 2)
+    if a is not None:
+        return a
     a = _angle(t, 0.55 * t.tip, t.tip - 2)
     return a if a is not None else t.centres[0] * BIN_DEG
 
@@ -744,7 +807,8 @@ def _distinct(rays: list[_Track]) -> list[_Track]:
     it crosses) can leave a second, shorter track along the same direction."""
     kept: list[tuple[_Track, float]] = []
     for t in rays:  # longest first
-        a = _track_angle(t)
+        a = _angle(t, 0.55 * t.tip, t.tip - 2)  # seen from the pivot (a fragment has no axis)
+        a = a if a is not None else t.centres[0] * BIN_DEG
         fragment = min(t.radii) > 0.6 * t.tip  # seen only near its own end
         if not fragment or all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
             kept.append((t, a))
@@ -802,6 +866,9 @@ def _assign_by_consistency(
     ]
     needles = [_needle(t, contrast, radius) for t in rays]
     odd = odd or [False] * len(rays)
+    # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
+    # few pixels at the tip, in proportion to the dial's size)
+    same = max(2.0, SAME_LENGTH * radius)
     best: tuple[float, ClockTime] | None = None
     n = len(info)
     for si in [*range(n), None]:
@@ -814,8 +881,8 @@ def _assign_by_consistency(
                 penalty = 0.0
                 if tip_h > 1.05 * tip_m:
                     penalty += 1.0
-                elif tip_h >= tip_m - 2:  # hands of (nearly) one length: the wider is the hour
-                    penalty += 0.3
+                elif tip_h >= tip_m - same:  # hands of (nearly) one length: the wider is the hour
+                    penalty += 0.3 if w_h < 1.15 * w_m else 0.0
                 if w_h < 0.8 * w_m:
                     penalty += 0.3
                 if any(odd[k] for k in range(n) if k != si):
@@ -840,9 +907,7 @@ def _assign_by_consistency(
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
-                    x = ((a_m - 0.1 * second) % 360.0) / 6.0
-                    minute = round(x) % 60
-                    r_m = abs(x - round(x))
+                    minute, r_m = _minute_reading(a_m, second)
                     m_cont = minute + sec_frac
                 hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
                 r_h = abs(hx - round(hx))
@@ -854,12 +919,29 @@ def _assign_by_consistency(
     return best[1]
 
 
+def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
+    """Minute and its residual (distance of the hand from where that reading puts it, in
+    minutes) from the minute hand's dial angle. Most minute hands sweep (0.1 deg per second past
+    the minute); some step once a minute (the hand sits on a whole minute whatever the seconds).
+    The stepping reading is taken only when it fits clearly better: the two differ only when the
+    seconds are past about 30, where the sweeping hand stands well past its minute."""
+    x = ((a_m - 0.1 * second) % 360.0) / 6.0
+    r_c = abs(x - round(x))
+    y = (a_m % 360.0) / 6.0
+    r_s = abs(y - round(y))
+    if r_s < STEPPING_TIGHT and r_s + STEPPING_PRIOR < r_c and round(y) % 60 != round(x) % 60:
+        return round(y) % 60, r_s + STEPPING_PRIOR
+    return round(x) % 60, r_c
+
+
 def _identify(
     rays: list[_Track], radius: float
 ) -> tuple[float | None, float, float | tuple[float, float]]:
     """Angles of (second or None, minute, hour) hands; the hour may come as two candidates."""
 
     def full_angle(t: _Track) -> float:
+        # With hands on top of each other the inner part of a ray holds two hands' ink, so
+        # here the angle is the outer part's as seen from the pivot, not a fitted axis.
         a = _angle(t, 0.55 * t.tip, t.tip - 2)
         return a if a is not None else t.centres[0] * BIN_DEG
 
