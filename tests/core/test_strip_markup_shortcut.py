@@ -14,7 +14,7 @@ REPLIES = [
     "  Answer:\t 7 : 05 \n\n\n  PM  ",
     "It is a quarter past ten (10:15). Final answer: 10:15:00",
     "I cannot tell the time from this image.",
-    "{\"answer\": \"10:10\"}",
+    '{"answer": "10:10"}',
     "**10:10**",
     "- 10:10\n> quoted",
     "\\boxed{10:10}",

@@ -85,7 +85,8 @@ def test_a_failing_agent_is_the_error_a_thread_gives(
 
     task = get_task("clockqa")
     bad = Request(
-        (Message("user", (TextPart("?"), ImagePart("images/missing.png", "0" * 64))),), image_root=tmp_path
+        (Message("user", (TextPart("?"), ImagePart("images/missing.png", "0" * 64))),),
+        image_root=tmp_path,
     )
 
     async def ask(backend):  # type: ignore[no-untyped-def]

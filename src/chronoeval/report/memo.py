@@ -160,9 +160,7 @@ _thumbs_pending: dict[str, Future[dict[str, str]]] = {}
 """Thumbnails being made in a worker process (:func:`schedule_thumbnails`), by sha256."""
 
 
-def _thumbs_in_worker(
-    jobs: list[tuple[str, str]], make: Callable[[bytes], str]
-) -> dict[str, str]:
+def _thumbs_in_worker(jobs: list[tuple[str, str]], make: Callable[[bytes], str]) -> dict[str, str]:
     """In a worker: ``make(bytes of the file)`` per (sha256, path); an image that cannot be
     made is left out (the report then makes it itself and reports the problem as before)."""
     out = {}

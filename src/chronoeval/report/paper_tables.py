@@ -435,7 +435,9 @@ def _computed(src: Any, records: Records) -> tuple[float | None, np.ndarray | No
     try:
         key = (
             src,
-            tuple((id(r), r.status, repr(r.answer), repr(r.scores), repr(r.usage)) for r in records),
+            tuple(
+                (id(r), r.status, repr(r.answer), repr(r.scores), repr(r.usage)) for r in records
+            ),
         )
         hit = _COMPUTED.get(key)
     except TypeError:  # an unhashable source: computed every time

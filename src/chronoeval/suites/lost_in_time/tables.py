@@ -61,7 +61,9 @@ TABLE1 = TableSpec(
         Col("acc", "Acc", Mean("calendarqa", "correct"), "CalendarQA"),
         Col("p", "P", Statistic("calendarqa", _weekday_rows, _prf(0), _prf_batch(0)), "CalendarQA"),
         Col("r", "R", Statistic("calendarqa", _weekday_rows, _prf(1), _prf_batch(1)), "CalendarQA"),
-        Col("f1", "F1", Statistic("calendarqa", _weekday_rows, _prf(2), _prf_batch(2)), "CalendarQA"),
+        Col(
+            "f1", "F1", Statistic("calendarqa", _weekday_rows, _prf(2), _prf_batch(2)), "CalendarQA"
+        ),
     ),
     note="EM is the paper's headline (H:MM:SS all equal); HM-EM (hours and minutes) beside it.",
 )
