@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import io
+import math
 import os
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -69,3 +71,30 @@ def chronoeval(
         text=True,
         env={**os.environ, "COLUMNS": "500", **(env or {})},
     )
+
+
+def bar_hand(
+    d: Any,
+    c: float,
+    angle: float,
+    length: float,
+    width: float,
+    fill: tuple[int, int, int],
+    beside: float = 0.0,
+) -> None:
+    """A clock hand drawn with PIL (``d`` an ``ImageDraw``): a bar from a short tail behind the
+    pivot ``(c, c)`` to ``length``, ``angle`` degrees clockwise from 12, its axis ``beside`` pixels
+    to the side of the pivot (0: through it). For clock faces the project's renderer did not draw."""
+    a = math.radians(angle)
+    ux, uy = math.sin(a), -math.cos(a)  # along the hand
+    px, py = -uy, ux  # across
+    ox, oy = c + beside * px, c + beside * py
+    tail = 0.06 * length
+    pts = [
+        (ox - tail * ux + s * width / 2 * px, oy - tail * uy + s * width / 2 * py) for s in (-1, 1)
+    ]
+    pts += [
+        (ox + length * ux + s * width / 2 * px, oy + length * uy + s * width / 2 * py)
+        for s in (1, -1)
+    ]
+    d.polygon(pts, fill=fill)

@@ -11,27 +11,9 @@ from PIL import Image, ImageDraw
 from chronoeval.render.clock import render_clock, sample_realistic_face, sample_time
 from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
+from helpers import bar_hand
 
-
-def _rect_hand(
-    d: ImageDraw.ImageDraw,
-    c: float,
-    angle: float,
-    length: float,
-    width: float,
-    fill: tuple[int, int, int],
-) -> None:
-    a = math.radians(angle)
-    ux, uy = math.sin(a), -math.cos(a)  # along the hand
-    px, py = -uy, ux  # across
-    tail = 0.06 * length
-    pts = [
-        (c - tail * ux + s * width / 2 * px, c - tail * uy + s * width / 2 * py) for s in (-1, 1)
-    ] + [
-        (c + length * ux + s * width / 2 * px, c + length * uy + s * width / 2 * py)
-        for s in (1, -1)
-    ]
-    d.polygon(pts, fill=fill)
+_rect_hand = bar_hand
 
 
 def _grey_hands_red_second(time: ClockTime, size: int = 360) -> Image.Image:

@@ -12,6 +12,7 @@ from PIL import Image, ImageDraw
 
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
+from helpers import bar_hand
 
 
 def _hm(got: ClockTime | None, gold: ClockTime) -> bool:
@@ -28,19 +29,7 @@ def _bar(
     fill: tuple[int, int, int],
 ) -> None:
     """A bar from a short tail to ``length``, its axis ``beside`` pixels to the side of the pivot."""
-    a = math.radians(angle)
-    ux, uy = math.sin(a), -math.cos(a)
-    px, py = -uy, ux
-    ox, oy = c + beside * px, c + beside * py
-    tail = 0.06 * length
-    pts = [
-        (ox - tail * ux + s * width / 2 * px, oy - tail * uy + s * width / 2 * py) for s in (-1, 1)
-    ]
-    pts += [
-        (ox + length * ux + s * width / 2 * px, oy + length * uy + s * width / 2 * py)
-        for s in (1, -1)
-    ]
-    d.polygon(pts, fill=fill)
+    bar_hand(d, c, angle, length, width, fill, beside=beside)
 
 
 def _stepping_clock(time: ClockTime, size: int = 360) -> Image.Image:
