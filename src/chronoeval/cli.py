@@ -232,6 +232,7 @@ def run(
     tasks = list(task or []) + (suite_tasks(suite) if suite else [])
     tasks = tasks or list(DEFAULT_JOB["tasks"])
     models = list(model or DEFAULT_JOB["models"])
+    from chronoeval.models.agent_pool import shutdown as stop_workers
     from chronoeval.models.agent_pool import start as start_workers
 
     # worker processes (reference agents, figures) start while the datasets are prepared
@@ -262,85 +263,92 @@ def run(
 
     background = figures_in_background()  # each run's figures drawn while the job goes on
     background.__enter__()
-    for m in models:
-        run_dir = out if (out and len(models) == 1) else root / api.slug(m)
-        res = api.run(
-            tasks,
-            m,
-            data=data,
-            n=n,
-            limit=limit,
-            seed=seed,
-            params=_params(param),
-            run_dir=run_dir,
-            generation=GenerationConfig(
-                temperature=temperature,
-                max_tokens=max_tokens,
-                seed=gen_seed,
-                stop=tuple(stop or ()),
-                top_p=top_p,
-                extra_body=request_opts(request_opt),
-                system_prompt=system_prompt,
-                omit=omit_fields(omit),
-            ),
-            backend_options=BackendOptions(
-                base_url=",".join(base_url) if base_url else None,
-                api_key_env=api_key_env,
-                timeout_s=timeout,
-                extra=_params(model_opt),
-            ),
-            concurrency=concurrency,
-            retry=RetryPolicy(max_retries=max_retries),
-            progress=progress and sys.stderr.isatty(),
-            shard=Shard.parse(shard) if shard else None,
-            released_request_options=released_request_options,
-            extract_with=extract_with,
-            progress_every=progress_every if progress and not sys.stderr.isatty() else None,
-            reuse=reuse,
-        )
-        results[m] = res.results
-        records_by_model[m] = res.records
-        run_dirs.append(res.run_dir)
-        from chronoeval.report.html import prefetch_thumbnails
+    try:
+        for m in models:
+            run_dir = out if (out and len(models) == 1) else root / api.slug(m)
+            res = api.run(
+                tasks,
+                m,
+                data=data,
+                n=n,
+                limit=limit,
+                seed=seed,
+                params=_params(param),
+                run_dir=run_dir,
+                generation=GenerationConfig(
+                    temperature=temperature,
+                    max_tokens=max_tokens,
+                    seed=gen_seed,
+                    stop=tuple(stop or ()),
+                    top_p=top_p,
+                    extra_body=request_opts(request_opt),
+                    system_prompt=system_prompt,
+                    omit=omit_fields(omit),
+                ),
+                backend_options=BackendOptions(
+                    base_url=",".join(base_url) if base_url else None,
+                    api_key_env=api_key_env,
+                    timeout_s=timeout,
+                    extra=_params(model_opt),
+                ),
+                concurrency=concurrency,
+                retry=RetryPolicy(max_retries=max_retries),
+                progress=progress and sys.stderr.isatty(),
+                shard=Shard.parse(shard) if shard else None,
+                released_request_options=released_request_options,
+                extract_with=extract_with,
+                progress_every=progress_every if progress and not sys.stderr.isatty() else None,
+                reuse=reuse,
+            )
+            results[m] = res.results
+            records_by_model[m] = res.records
+            run_dirs.append(res.run_dir)
+            from chronoeval.report.html import prefetch_thumbnails
+            from chronoeval.report.runs import run_from_memory
+
+            # the report's thumbnails made in the workers while the job goes on
+            prefetch_thumbnails(run_from_memory(res.run_dir, res.results, res.records))
+            for name, s in res.summaries.items():
+                console.print(
+                    f"[bold]{lit(name)}[/bold] · {lit(m)}: {s.total} items, {s.cached} already "
+                    f"stored, {s.called} asked ({s.answered} answered, {s.errors} errors, "
+                    f"{s.retries} retries) in {s.wall_s:.1f}s → {lit(res.run_dir)}"
+                )
+                for msg in s.error_messages:
+                    console.print(f"  [red]error[/red] {lit(msg)}")
+        if len(models) > 1:  # started now, drawn while the runs' reports are written
+            write_run_figures(
+                {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=False
+            )
+        print_summary(results, console)
         from chronoeval.report.runs import run_from_memory
 
-        # the report's thumbnails made in the workers while the job goes on
-        prefetch_thumbnails(run_from_memory(res.run_dir, res.results, res.records))
-        for name, s in res.summaries.items():
-            console.print(
-                f"[bold]{lit(name)}[/bold] · {lit(m)}: {s.total} items, {s.cached} already "
-                f"stored, {s.called} asked ({s.answered} answered, {s.errors} errors, "
-                f"{s.retries} retries) in {s.wall_s:.1f}s → {lit(res.run_dir)}"
+        loaded = [
+            run_from_memory(d, results[m], records_by_model[m])
+            for m, d in zip(models, run_dirs, strict=True)
+        ]
+        reports = [
+            api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
+        ]
+        memo.wait_all()  # every figure drawn in a worker is written before the job ends
+        if track:
+            from chronoeval.integrations.tracking import log_run
+
+            for d in run_dirs:
+                console.print(
+                    f"{lit(track)} run {lit(log_run(d, track, uri=track_uri))} ← {lit(d)}"
+                )
+        if len(models) > 1:
+            figs = write_run_figures(
+                {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=True
             )
-            for msg in s.error_messages:
-                console.print(f"  [red]error[/red] {lit(msg)}")
-    if len(models) > 1:  # started now, drawn while the runs' reports are written
-        write_run_figures(
-            {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=False
-        )
-    print_summary(results, console)
-    from chronoeval.report.runs import run_from_memory
-
-    loaded = [
-        run_from_memory(d, results[m], records_by_model[m])
-        for m, d in zip(models, run_dirs, strict=True)
-    ]
-    reports = [
-        api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
-    ]
-    memo.wait_all()  # every figure drawn in a worker is written before the job ends
-    if track:
-        from chronoeval.integrations.tracking import log_run
-
-        for d in run_dirs:
-            console.print(f"{lit(track)} run {lit(log_run(d, track, uri=track_uri))} ← {lit(d)}")
-    if len(models) > 1:
-        figs = write_run_figures(
-            {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=True
-        )
-        console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
-        reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
-    background.__exit__(None, None, None)
+            console.print(f"comparison figures: {lit(', '.join(str(f) for f in figs))}")
+            reports.append(api.report(run_dirs, out=root / "report.html", loaded=loaded).html)
+    finally:
+        background.__exit__(None, None, None)
+        # the workers belong to this run: a later run in the same process (the CLI invoked
+        # in process, tests) forks its own, from where it stands then
+        stop_workers()
     console.print(f"HTML reports: {lit(', '.join(str(p) for p in reports))}")
     exit_if_incomplete(results, console)
 

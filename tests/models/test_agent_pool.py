@@ -5,6 +5,8 @@ paper-table statistics are the same numbers."""
 from __future__ import annotations
 
 import os
+import sys
+import types
 from pathlib import Path
 
 import numpy as np
@@ -19,6 +21,15 @@ from chronoeval.report import memo
 from chronoeval.report.figures import write_run_figures
 
 TASKS = ["clockqa", "calendarqa"]
+
+
+@pytest.fixture(autouse=True)
+def _fork_safe() -> None:
+    """Workers are forked; a test process that already loaded torch (another test used it)
+    cannot fork safely, and start() keeps agents in threads there (tested below on its own):
+    the tests that need workers are skipped then, with the reason."""
+    if agent_pool._fork_unsafe():
+        pytest.skip("torch already loaded in this test process: no fork (FORK_UNSAFE_MODULES)")
 
 
 def _records(res: api.RunResult) -> list[tuple]:
@@ -265,3 +276,28 @@ def test_a_pool_started_in_one_directory_works_in_the_callers_directory_later(
         assert pool.call(os.getcwd).result(timeout=60) == str(second)
     finally:
         pool.shutdown()
+
+
+def test_no_workers_are_forked_once_a_fork_unsafe_runtime_is_loaded(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(agent_pool.ENV, "2")
+    agent_pool.shutdown()
+    monkeypatch.setattr(agent_pool, "FORK_UNSAFE_MODULES", ("chronoeval_fake_runtime",))
+    monkeypatch.setitem(sys.modules, "chronoeval_fake_runtime", types.ModuleType("fake"))
+    assert agent_pool.start(TASKS) is None and agent_pool.get_pool() is None
+
+
+def test_the_cli_run_stops_its_workers(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A later run in the same process (tests, notebooks) must not be served by workers forked
+    for an earlier one (they hung in a test session that had loaded onnxruntime meanwhile)."""
+    from typer.testing import CliRunner
+
+    from chronoeval.cli import app
+
+    monkeypatch.setenv(agent_pool.ENV, "2")
+    monkeypatch.chdir(tmp_path)
+    args = ["run", "--task", "clockqa", "--n", "4", "--model", "reference", "--no-progress"]
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    assert agent_pool.get_pool() is None

@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import importlib
 import os
+import sys
 import threading
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -224,6 +225,18 @@ def get_pool() -> AgentPool | None:
         return _POOL if _POOL is not None and os.getpid() == _POOL_PID else None
 
 
+FORK_UNSAFE_MODULES = ("torch",)
+"""Native runtimes whose thread pools do not survive a fork: once one is imported in this process
+(a test session, a notebook, a run that loaded a model first), a forked worker can hang. Seen: a
+worker forked from a pytest process while a test used torch hung in its first RapidOCR call. Then
+the agents stay in threads. (onnxruntime loaded in the parent was measured harmless: the
+agent-pool tests fork after the calendar agent ran OCR in a thread.)"""
+
+
+def _fork_unsafe() -> bool:
+    return any(name in sys.modules for name in FORK_UNSAFE_MODULES)
+
+
 def start(task_names: list[str] | None = None) -> AgentPool | None:
     """Start this process's workers now (``chronoeval run`` does, before it starts threads of
     its own) and import the named tasks' agents there in the background; None when agents stay
@@ -236,7 +249,7 @@ def start(task_names: list[str] | None = None) -> AgentPool | None:
     from chronoeval.core.registry import load_suites
 
     workers = default_workers()
-    if workers < 2:
+    if workers < 2 or _fork_unsafe():
         return None
     load_suites()
     with _POOL_LOCK:
