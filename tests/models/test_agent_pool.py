@@ -25,11 +25,12 @@ TASKS = ["clockqa", "calendarqa"]
 
 @pytest.fixture(autouse=True)
 def _fork_safe() -> None:
-    """Workers are forked; a test process that already loaded torch (another test used it)
-    cannot fork safely, and start() keeps agents in threads there (tested below on its own):
-    the tests that need workers are skipped then, with the reason."""
+    """Workers are forked; a test process that already loaded torch (another test module imports
+    it, as in the whole suite) cannot fork safely, and start() keeps agents in threads there
+    (tested below on its own). These tests then run in a fresh process instead:
+    tests/models/test_agent_pool_isolated.py."""
     if agent_pool._fork_unsafe():
-        pytest.skip("torch already loaded in this test process: no fork (FORK_UNSAFE_MODULES)")
+        pytest.skip("torch loaded in this process: run in a fresh one (test_agent_pool_isolated)")
 
 
 def _records(res: api.RunResult) -> list[tuple]:
