@@ -119,17 +119,23 @@ def schedule_task_figures(task: str, runs: RunsByModel, out_dir: Path) -> bool:
     return True
 
 
-def schedule_call(fn: Callable[..., Any], *args: Any) -> Future[Any] | None:
-    """``fn(*args)`` started in a worker process while figures are drawn in the background
-    (``report.figures.figures_in_background``, ``chronoeval run``); None otherwise (the caller
-    then computes it itself)."""
+def _background_pool() -> Any:
+    """The worker pool, while figures are drawn in the background
+    (``report.figures.figures_in_background``, ``chronoeval run``) and a pool is started; else
+    None."""
     from chronoeval.report import figures
 
     if not figures.in_background():
         return None
     from chronoeval.models.agent_pool import get_pool
 
-    pool = get_pool()
+    return get_pool()
+
+
+def schedule_call(fn: Callable[..., Any], *args: Any) -> Future[Any] | None:
+    """``fn(*args)`` started in a worker process while figures are drawn in the background; None
+    otherwise (the caller then computes it itself)."""
+    pool = _background_pool()
     return None if pool is None else pool.call(fn, *args)
 
 
@@ -176,13 +182,7 @@ def schedule_thumbnails(jobs: list[tuple[str, str]], make: Callable[[bytes], str
     """Start making the thumbnails of (sha256, image path) pairs in the worker processes (split
     evenly among them) while figures are drawn in the background; nothing otherwise. A later
     :func:`thumbnail` of one of them waits for its batch instead of making it here."""
-    from chronoeval.report import figures
-
-    if not figures.in_background():
-        return
-    from chronoeval.models.agent_pool import get_pool
-
-    pool = get_pool()
+    pool = _background_pool()
     if pool is None:
         return
     todo = list(
