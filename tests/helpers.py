@@ -98,3 +98,18 @@ def bar_hand(
         for s in (1, -1)
     ]
     d.polygon(pts, fill=fill)
+
+
+def supersampled_face(
+    size: int, background: tuple[int, int, int], radius: float, face: tuple[int, int, int]
+) -> tuple[Any, Any, float, float]:
+    """A canvas 3x ``size`` (drawn large, then resized down to ``size`` by the caller) with a
+    round face of ``radius`` (a fraction of the canvas) filled with ``face``: ``(image, draw,
+    centre, face radius in pixels)``."""
+    s = size * 3
+    img = Image.new("RGB", (s, s), background)
+    d = ImageDraw.Draw(img)
+    c = s / 2
+    r = radius * s
+    d.ellipse((c - r, c - r, c + r, c + r), fill=face)
+    return img, d, c, r

@@ -6,12 +6,12 @@ from __future__ import annotations
 import math
 import random
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from chronoeval.render.clock import render_clock, sample_realistic_face, sample_time
 from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand
+from helpers import bar_hand, supersampled_face
 
 _rect_hand = bar_hand
 
@@ -19,13 +19,7 @@ _rect_hand = bar_hand
 def _grey_hands_red_second(time: ClockTime, size: int = 360) -> Image.Image:
     """Black face, no marks, grey hour and minute hands of the same length (the hour hand wider),
     and a red second hand too wide for a needle (2.5 % of the radius): its colour says what it is."""
-    k = 3
-    s = size * k
-    img = Image.new("RGB", (s, s), (255, 255, 255))
-    d = ImageDraw.Draw(img)
-    c = s / 2
-    r = 0.45 * s
-    d.ellipse((c - r, c - r, c + r, c + r), fill=(0, 0, 0))
+    img, d, c, r = supersampled_face(size, (255, 255, 255), 0.45, (0, 0, 0))
     hour = 30 * (time.hour % 12) + 0.5 * time.minute + time.second / 120
     minute = 6 * time.minute + 0.1 * time.second
     _rect_hand(d, c, hour, 0.8 * r, 0.11 * r, (70, 70, 70))

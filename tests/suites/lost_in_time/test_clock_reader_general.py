@@ -12,7 +12,7 @@ from PIL import Image, ImageDraw
 
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand
+from helpers import bar_hand, supersampled_face
 
 
 def _hm(got: ClockTime | None, gold: ClockTime) -> bool:
@@ -35,13 +35,7 @@ def _bar(
 def _stepping_clock(time: ClockTime, size: int = 360) -> Image.Image:
     """Black face, grey bars of one length (the hour bar wider), both drawn beside the pivot, a
     red second line; the minute hand steps once a minute, the hour hand moves with minutes."""
-    k = 3
-    s = size * k
-    img = Image.new("RGB", (s, s), (255, 255, 255))
-    d = ImageDraw.Draw(img)
-    c = s / 2
-    r = 0.45 * s
-    d.ellipse((c - r, c - r, c + r, c + r), fill=(0, 0, 0))
+    img, d, c, r = supersampled_face(size, (255, 255, 255), 0.45, (0, 0, 0))
     _bar(
         d, c, 30 * (time.hour % 12) + 0.5 * time.minute, 0.89 * r, 0.11 * r, 0.022 * r, (90, 90, 90)
     )
@@ -64,13 +58,7 @@ def test_stepping_minute_hand_on_bars_beside_the_pivot() -> None:
 def _plain_clock_with_label(time: ClockTime, size: int = 400) -> Image.Image:
     """A rimmed plain dial, no marks, a small label above the centre, hands at whole hours (the
     minute hand on 12)."""
-    k = 3
-    s = size * k
-    img = Image.new("RGB", (s, s), (240, 236, 226))
-    d = ImageDraw.Draw(img)
-    c = s / 2
-    r = 0.46 * s
-    d.ellipse((c - r, c - r, c + r, c + r), fill=(200, 160, 60))
+    img, d, c, r = supersampled_face(size, (240, 236, 226), 0.46, (200, 160, 60))
     d.ellipse((c - 0.94 * r, c - 0.94 * r, c + 0.94 * r, c + 0.94 * r), fill=(238, 226, 240))
     d.rectangle((c + 0.2 * r, c - 0.62 * r, c + 0.34 * r, c - 0.55 * r), fill=(40, 40, 40))
     hour = 30 * (time.hour % 12) + 0.5 * time.minute
