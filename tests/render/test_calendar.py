@@ -213,3 +213,23 @@ def test_text_keeps_its_colours_and_anti_aliasing() -> None:
         assert ink in colours
     greys = {c for c in colours if c[0] == c[1] == c[2]}
     assert len(greys) >= 12  # black text anti-aliased on white in ~16 levels
+
+
+def test_reused_page_buffer_leaves_nothing_of_the_previous_page() -> None:
+    """The PNG writer's pages are drawn in a per-thread buffer: a large page, then a small one,
+    then threads drawing at once give the same pixels as drawing each page alone."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from chronoeval.render.calendar import render_year_calendar_indexed, render_year_calendar_png
+
+    big = CalendarStyle(width=1400, columns=3, month_band=True, grid_lines=True)
+    small = CalendarStyle(width=900, columns=4, title_format="Year {year}")
+    jobs = [(2024, big), (1901, small), (7, big), (9999, small), (1600, big), (2000, small)]
+    for year, style in jobs:
+        png = render_year_calendar_png(year, style)
+        decoded = np.asarray(Image.open(io.BytesIO(png)))
+        assert np.array_equal(decoded, np.asarray(render_year_calendar_indexed(year, style)))
+    alone = [render_year_calendar_png(y, s) for y, s in jobs]
+    with ThreadPoolExecutor(3) as pool:
+        for _ in range(3):
+            assert list(pool.map(lambda job: render_year_calendar_png(*job), jobs)) == alone

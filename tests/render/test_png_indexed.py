@@ -145,3 +145,26 @@ def test_palette_image_with_a_short_palette_falls_back_to_rgb() -> None:
     decoded = Image.open(io.BytesIO(encode_png(pil)))
     assert decoded.mode == "RGB"
     assert np.array_equal(np.asarray(decoded), np.asarray(pil.convert("RGB")))
+
+
+def test_a_cached_run_with_the_same_adler32_is_not_reused_for_other_pixels() -> None:
+    """Compressed runs of rows are cached under their Adler-32 and length; two different runs with
+    the same Adler-32 (+1, -1 at two bytes and -1, +1 at two others keeps both of its sums) must
+    each decode to their own pixels."""
+    clear_cache()
+    rng = np.random.default_rng(7)
+    a = rng.integers(10, 200, (5, 40), dtype=np.uint8)
+    b = a.copy()
+    b[2, 3] += 1
+    b[2, 4] -= 1
+    b[2, 20] -= 1
+    b[2, 21] += 1
+    assert zlib.adler32(b"\0" + b"\0".join(r.tobytes() for r in a)) == zlib.adler32(
+        b"\0" + b"\0".join(r.tobytes() for r in b)
+    )
+    assert not np.array_equal(a, b)
+    palette = bytes(range(256)) * 3
+    for _ in range(3):  # a run is kept once it has been seen twice
+        check_decodes(encode_indexed_png(a, palette), a, palette)
+    check_decodes(encode_indexed_png(b, palette), b, palette)
+    check_decodes(encode_indexed_png(a, palette), a, palette)

@@ -22,6 +22,7 @@ import datetime as _dt
 import math
 import os
 import random
+import threading
 from dataclasses import asdict, dataclass, fields
 from functools import lru_cache
 from typing import Any
@@ -434,12 +435,31 @@ def _cap_height(font_name: str, size: int) -> int:
 # A page
 
 
-def _page_rows(year: int, style: CalendarStyle) -> np.ndarray:
+_SCRATCH = threading.local()  # one reusable page buffer per thread (see _page_rows)
+
+
+def _scratch_rows(height: int, stride: int) -> np.ndarray:
+    """A zeroed (height, stride) uint8 array in this thread's reusable buffer: memset of pages
+    already mapped instead of a fresh allocation whose pages fault in on first write."""
+    need = height * stride
+    buf = getattr(_SCRATCH, "buf", None)
+    if buf is None or buf.size < need:
+        buf = _SCRATCH.buf = np.empty(max(need, 1 << 21), np.uint8)
+    rows = buf[:need].reshape(height, stride)
+    rows.fill(0)
+    return rows
+
+
+def _page_rows(year: int, style: CalendarStyle, scratch: bool = False) -> np.ndarray:
     """The page as PNG rows of palette indices: shape (height, stride), column 0 the filter byte
-    (0), columns 1..width the pixels, the rest padding (see :func:`encode_indexed_rows`)."""
+    (0), columns 1..width the pixels, the rest padding (see :func:`encode_indexed_rows`).
+
+    With ``scratch`` the rows live in this thread's reusable buffer and are only valid until the
+    thread's next call with ``scratch`` (for a caller that consumes them at once)."""
     check_year(year)
     g = _geometry(style.width, style.columns)
-    rows = np.zeros((g.height, (g.width + 8) // 8 * 8), np.uint8)
+    shape = (g.height, (g.width + 8) // 8 * 8)
+    rows = _scratch_rows(*shape) if scratch else np.zeros(shape, np.uint8)
     page = rows[:, 1 : g.width + 1]
     day_size, head_size, name_size = _sizes(style)
     fw = style.firstweekday
@@ -502,7 +522,7 @@ def render_year_calendar_png(year: int, style: CalendarStyle | None = None) -> b
     """The yearly calendar of ``year`` (1..9999) as PNG bytes: 8-bit indexed colour with a
     palette of :data:`PALETTE_SIZE` entries (what the CalendarQA generator writes)."""
     style = style or CalendarStyle()
-    return encode_indexed_rows(_page_rows(year, style), style.width, _palette(style))
+    return encode_indexed_rows(_page_rows(year, style, scratch=True), style.width, _palette(style))
 
 
 def render_year_calendar_indexed(year: int, style: CalendarStyle | None = None) -> Image.Image:

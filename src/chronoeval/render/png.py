@@ -44,7 +44,7 @@ class _StripeCache:
         self.entries: OrderedDict[tuple[int, int], tuple[bytes, bytes, int]] = OrderedDict()
         self.seen: OrderedDict[tuple[int, int], None] = OrderedDict()
 
-    def get(self, key: tuple[int, int], pixels: memoryview) -> tuple[bytes, int] | None:
+    def get(self, key: tuple[int, int], pixels: bytes | memoryview) -> tuple[bytes, int] | None:
         with _LOCK:
             hit = self.entries.get(key)
             if hit is not None:
@@ -53,11 +53,15 @@ class _StripeCache:
             return None
         return hit[1], hit[2]
 
-    def offer(self, key: tuple[int, int], pixels: memoryview, comp: bytes, adler: int) -> None:
+    def offer(
+        self, key: tuple[int, int], pixels: bytes | memoryview, comp: bytes, adler: int
+    ) -> None:
         with _LOCK:
             self._offer(key, pixels, comp, adler)
 
-    def _offer(self, key: tuple[int, int], pixels: memoryview, comp: bytes, adler: int) -> None:
+    def _offer(
+        self, key: tuple[int, int], pixels: bytes | memoryview, comp: bytes, adler: int
+    ) -> None:
         if key in self.entries:
             return
         if key not in self.seen:
@@ -311,14 +315,16 @@ def encode_indexed_rows(rows: np.ndarray, width: int, palette: bytes) -> bytes:
         # rows start..first-1 go to zlib; rows first..end-1 each equal their predecessor
         if first > start:
             fresh = rows[start:first, :row_len].tobytes()
-            key = (zlib.crc32(fresh), len(fresh))
-            hit = _SEGMENTS.get(key, memoryview(fresh))
+            # The Adler-32 is needed for the stream anyway, so it doubles as the cache key (no
+            # second checksum); a hit is compared byte for byte, so a collision is only a miss.
+            fresh_adler = zlib.adler32(fresh)
+            key = (fresh_adler, len(fresh))
+            hit = _SEGMENTS.get(key, fresh)
             if hit is None:
                 packed = comp.compress(fresh) + comp.flush(zlib.Z_FULL_FLUSH)
-                fresh_adler = zlib.adler32(fresh)
-                _SEGMENTS.offer(key, memoryview(fresh), packed, fresh_adler)
+                _SEGMENTS.offer(key, fresh, packed, fresh_adler)
             else:
-                packed, fresh_adler = hit
+                packed = hit[0]
             parts.append(packed)
             adler = _adler32_combine(adler, fresh_adler, len(fresh))
         if end > first:
