@@ -32,6 +32,7 @@ from PIL import Image, ImageFont
 
 from chronoeval.core.names import MONTH_NAMES
 from chronoeval.render.fonts import FONT_DIR, truetype
+from chronoeval.render.glyph_store import GlyphStore
 from chronoeval.render.png import clear_cache as clear_png_cache
 from chronoeval.render.png import encode_indexed_rows
 from chronoeval.suites.lost_in_time.calendar_questions import check_year
@@ -295,10 +296,28 @@ def _text_mask(text: str, font: ImageFont.FreeTypeFont) -> _Glyph:
     return _Glyph(_QUANT[mask], top, left)
 
 
+# What a stored mask is: getmask2 in mode "L" with anchor "ls", quantised to _LEVELS levels.
+_STORE = GlyphStore(f"calendar:getmask2-L-ls:q{_LEVELS}")
+
+
 @lru_cache(maxsize=8192)
 def _mask(text: str, font_name: str, size: int) -> _Glyph:
-    """A glyph per (text, font, size): colours, layout flags and title wording do not change it."""
-    return _text_mask(text, _font(font_name, size))
+    """A glyph per (text, font, size): colours, layout flags and title wording do not change it.
+    Kept on disk between processes (:mod:`chronoeval.render.glyph_store`), keyed by the font
+    file's bytes and the Pillow / FreeType / Raqm versions, so a stored mask is the rendered one."""
+    path = os.path.join(FONT_DIR, font_name)
+    stored = _STORE.get(path, size, text)
+    if stored is not None:
+        return _Glyph(*stored)
+    glyph = _text_mask(text, _font(font_name, size))
+    glyph.levels.flags.writeable = False
+    _STORE.put(path, size, text, (glyph.levels, glyph.top, glyph.left))
+    return glyph
+
+
+def save_glyph_store() -> None:
+    """Write the glyph masks rendered so far to the on-disk store now (it is also written at exit)."""
+    _STORE.save()
 
 
 @lru_cache(maxsize=4096)
