@@ -79,12 +79,14 @@ class GlyphStore:
     def _entries(self, font_path: str) -> dict[tuple[int, str], Entry]:
         entries = self.fonts.get(font_path)
         if entries is None:
+            if not os.path.isfile(font_path):
+                return {}  # a missing font is the renderer's error to report
             entries = self.fonts[font_path] = _read(self._path(font_path))
         return entries
 
     def get(self, font_path: str, size: int, text: str) -> Entry | None:
-        if not enabled() or not os.path.isfile(font_path):
-            return None  # a missing font is the renderer's error to report
+        if not enabled():
+            return None
         with _LOCK:
             return self._entries(font_path).get((size, text))
 
