@@ -46,14 +46,14 @@ def test_a_new_process_reads_the_store_and_draws_the_same_bytes(tmp_path: Path) 
     off = _run({**env, "CHRONOEVAL_GLYPH_STORE": "0"})
     assert not (tmp_path / "glyphs").exists()  # switched off: nothing written
     first = _run(env)  # renders every glyph, writes the store at exit
-    files = sorted((tmp_path / "glyphs").glob("*.npz"))
+    files = sorted((tmp_path / "glyphs").glob("*.glyphs"))
     assert files and all(f.stat().st_size > 0 for f in files)
     second = _run(env)  # reads them back: FreeType renders nothing
     assert off[0] == first[0] == second[0]
     assert int(off[1]) == int(first[1]) == int(first[2]) > 0
     assert int(second[1]) == 0 and int(second[2]) == int(first[2])
     stamps = [f.stat().st_mtime_ns for f in files]
-    assert sorted((tmp_path / "glyphs").glob("*.npz")) == files  # nothing new to write
+    assert sorted((tmp_path / "glyphs").glob("*.glyphs")) == files  # nothing new to write
     assert [f.stat().st_mtime_ns for f in files] == stamps
 
 
@@ -84,7 +84,7 @@ def test_damaged_store_is_reported_and_rewritten(
     first = GlyphStore("k")
     first.put(_font(), 9, "7", (mask, -2, 0))
     first.save()
-    (path,) = (tmp_path / "glyphs").glob("*.npz")
+    (path,) = (tmp_path / "glyphs").glob("*.glyphs")
     path.write_bytes(path.read_bytes()[:40])  # cut short
     with caplog.at_level(logging.WARNING, logger="chronoeval.render.glyph_store"):
         reader = GlyphStore("k")

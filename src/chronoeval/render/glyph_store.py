@@ -1,7 +1,8 @@
 """Rendered glyph masks kept on disk between processes, so a new process does not have to ask
 FreeType again for every glyph the calendar pages need (the "cold start" of issue 21).
 
-A store file holds the masks of one font file: ``$CHRONOEVAL_CACHE/glyphs/<font>-<key>.npz``
+A store file holds the masks of one font file at one size:
+``$CHRONOEVAL_CACHE/glyphs/<font>-<size>-<key>.glyphs``
 (the same cache folder as the datasets, see :func:`chronoeval.api.cache_dir`). The key hashes
 the font file's bytes, the Pillow, FreeType and Raqm versions and the caller's own ``kind`` (how it
 quantises the masks), so a store written by another version of any of them is never read: what
@@ -62,93 +63,98 @@ def _font_key(font_path: str, kind: str) -> str:
 
 
 class GlyphStore:
-    """Masks by (font file, size, text) for one ``kind`` of mask; loaded per font file on first use
-    and written back (merged with what other processes wrote meanwhile) at exit or on
-    :meth:`save`."""
+    """Masks by (font file, size, text) for one ``kind`` of mask. One small file per (font file,
+    size), read on the first glyph asked of that pair (a page needs four or five pairs), written back
+    (merged with what other processes wrote meanwhile) at exit or on :meth:`save`."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
-        self.fonts: dict[str, dict[tuple[int, str], Entry]] = {}
-        self.dirty: set[str] = set()
+        self.files: dict[tuple[str, int], dict[str, Entry]] = {}
+        self.dirty: set[tuple[str, int]] = set()
         self._registered = False
 
-    def _path(self, font_path: str) -> Path:
+    def _path(self, font_path: str, size: int) -> Path:
         name = os.path.basename(font_path)
-        return store_dir() / f"{name}-{_font_key(font_path, self.kind)}.npz"
+        return store_dir() / f"{name}-{size}-{_font_key(font_path, self.kind)}.glyphs"
 
-    def _entries(self, font_path: str) -> dict[tuple[int, str], Entry]:
-        entries = self.fonts.get(font_path)
+    def _entries(self, font_path: str, size: int) -> dict[str, Entry]:
+        entries = self.files.get((font_path, size))
         if entries is None:
             if not os.path.isfile(font_path):
                 return {}  # a missing font is the renderer's error to report
-            entries = self.fonts[font_path] = _read(self._path(font_path))
+            entries = self.files[font_path, size] = _read(self._path(font_path, size))
         return entries
 
     def get(self, font_path: str, size: int, text: str) -> Entry | None:
         if not enabled():
             return None
         with _LOCK:
-            return self._entries(font_path).get((size, text))
+            return self._entries(font_path, size).get(text)
 
     def put(self, font_path: str, size: int, text: str, entry: Entry) -> None:
         if not enabled():
             return
         with _LOCK:
-            self._entries(font_path)[(size, text)] = entry
-            self.dirty.add(font_path)
+            self._entries(font_path, size)[text] = entry
+            self.dirty.add((font_path, size))
             if not self._registered:
                 atexit.register(self.save)
                 self._registered = True
 
     def save(self) -> None:
-        """Write the fonts with new masks (atomically: a reader sees the old or the new file)."""
+        """Write the files with new masks (atomically: a reader sees the old or the new file)."""
         with _LOCK:
             dirty, self.dirty = self.dirty, set()
-            for font_path in sorted(dirty):
-                path = self._path(font_path)
+            for font_path, size in sorted(dirty):
+                path = self._path(font_path, size)
                 merged = _read(path)
-                merged.update(self.fonts[font_path])
+                merged.update(self.files[font_path, size])
                 try:
                     _write(path, merged)
                 except OSError as e:
                     log.warning("glyph store %s not written: %s", path, e)
 
 
-def _read(path: Path) -> dict[tuple[int, str], Entry]:
-    if not path.exists():
+# A file: one line of JSON {"texts": [...], "boxes": [[top, left, height, width], ...]}, a newline,
+# then the masks' bytes one after the other (row-major uint8 levels).
+
+
+def _read(path: Path) -> dict[str, Entry]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return {}
+    except OSError as e:
+        log.warning("glyph store %s unreadable (%s); its glyphs are rendered again", path, e)
         return {}
     try:
-        with np.load(path, allow_pickle=False) as data:
-            texts = json.loads(bytes(data["texts"]).decode())
-            meta, pixels = data["meta"], data["pixels"]
-        out: dict[tuple[int, str], Entry] = {}
+        end = data.index(b"\n")
+        head = json.loads(data[:end])
+        pixels = np.frombuffer(data, np.uint8, offset=end + 1)
+        out: dict[str, Entry] = {}
         offset = 0
-        for text, (size, top, left, h, w) in zip(texts, meta.tolist(), strict=True):
+        for text, (top, left, h, w) in zip(head["texts"], head["boxes"], strict=True):
+            if not (isinstance(text, str) and h > 0 and w > 0):
+                raise ValueError(f"bad entry {text!r}")
             mask = pixels[offset : offset + h * w].reshape(h, w)
-            mask.flags.writeable = False
-            out[(size, text)] = (mask, top, left)
+            out[text] = (mask, int(top), int(left))
             offset += h * w
         if offset != pixels.size:
-            raise ValueError("pixel count does not match the masks")
+            raise ValueError("the byte count does not match the masks")
         return out
     except Exception as e:  # noqa: BLE001 - any damage means: render again, rewrite later
         log.warning("glyph store %s unreadable (%s); its glyphs are rendered again", path, e)
         return {}
 
 
-def _write(path: Path, entries: dict[tuple[int, str], Entry]) -> None:
-    keys = sorted(entries)
-    texts = [text for _, text in keys]
-    meta = np.array(
-        [(size, entries[size, text][1], entries[size, text][2], *entries[size, text][0].shape)
-         for size, text in keys],
-        np.int32,
-    ).reshape(-1, 5)  # fmt: skip
-    masks = [np.ascontiguousarray(entries[k][0], np.uint8).ravel() for k in keys]
-    pixels = np.concatenate(masks) if masks else np.zeros(0, np.uint8)
+def _write(path: Path, entries: dict[str, Entry]) -> None:
+    texts = sorted(entries)
+    boxes = [[entries[t][1], entries[t][2], *entries[t][0].shape] for t in texts]
+    head = json.dumps({"texts": texts, "boxes": boxes}, ensure_ascii=True).encode()
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f"{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     with open(tmp, "wb") as f:
-        texts_blob = np.frombuffer(json.dumps(texts).encode(), np.uint8)
-        np.savez(f, texts=texts_blob, meta=meta, pixels=pixels)
+        f.write(head + b"\n")
+        for t in texts:
+            f.write(np.ascontiguousarray(entries[t][0], np.uint8).tobytes())
     os.replace(tmp, path)
