@@ -43,6 +43,14 @@ def main() -> None:
     ap.add_argument(
         "--rounds", type=int, default=1, help="warm rounds (each with fresh styles); median shown"
     )
+    ap.add_argument(
+        "--profile",
+        type=int,
+        default=0,
+        metavar="K",
+        help="after the warm rounds, profile 120 more fresh-style pages and print the K costliest "
+        "functions (cProfile, own time)",
+    )
     args = ap.parse_args()
     from chronoeval.render import calendar as cal
     from chronoeval.render import clock
@@ -98,6 +106,15 @@ def main() -> None:
         if args.rounds > 1:
             label += f" (round {r + 1})"
         row(label, n, wall, cpu, size)
+    if args.profile:
+        import cProfile
+        import pstats
+
+        profiler = cProfile.Profile()
+        profiler.enable()
+        calendars(120, True, 77)
+        profiler.disable()
+        pstats.Stats(profiler).sort_stats("tottime").print_stats(args.profile)
     wall, cpu, size = calendars(n, False, 4)
     row("yearly calendar, one style reused", n, wall, cpu, size)
     med, med_cpu = statistics.median(warm), statistics.median(warm_cpu)
