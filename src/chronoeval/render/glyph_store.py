@@ -65,7 +65,8 @@ def _font_key(font_path: str, kind: str) -> str:
 class GlyphStore:
     """Masks by (font file, size, text) for one ``kind`` of mask. One small file per (font file,
     size), read on the first glyph asked of that pair (a page needs four or five pairs), written back
-    (merged with what other processes wrote meanwhile) at exit or on :meth:`save`."""
+    (merged with the file as it is then) at exit or on :meth:`save`. Two processes saving the same
+    file at once can drop one's additions; that only costs a later render, never a pixel."""
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
