@@ -315,11 +315,6 @@ def _mask(text: str, font_name: str, size: int) -> _Glyph:
     return glyph
 
 
-def save_glyph_store() -> None:
-    """Write the glyph masks rendered so far to the on-disk store now (it is also written at exit)."""
-    _STORE.save()
-
-
 @lru_cache(maxsize=4096)
 def _advance(text: str, font_name: str, size: int) -> float:
     """Pen advance of ``text`` in pixels."""
