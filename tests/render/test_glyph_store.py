@@ -106,3 +106,16 @@ def test_store_lives_in_the_dataset_cache_folder(
     monkeypatch.delenv("CHRONOEVAL_CACHE")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "x"))
     assert store_dir() == cache_dir() / "glyphs"
+
+
+def test_written_back_where_it_was_read(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A process whose cache folder setting changes before exit (as in tests) writes its masks to
+    the folder they were read from, not to the new one."""
+    monkeypatch.delenv("CHRONOEVAL_GLYPH_STORE", raising=False)
+    monkeypatch.setenv("CHRONOEVAL_CACHE", str(tmp_path / "first"))
+    store = GlyphStore("k")
+    store.put(_font(), 11, "3", (np.ones((1, 1), np.uint8), -1, 0))
+    monkeypatch.setenv("CHRONOEVAL_CACHE", str(tmp_path / "second"))
+    store.save()
+    assert list((tmp_path / "first" / "glyphs").glob("*.glyphs"))
+    assert not (tmp_path / "second").exists()

@@ -71,6 +71,8 @@ class GlyphStore:
     def __init__(self, kind: str) -> None:
         self.kind = kind
         self.files: dict[tuple[str, int], dict[str, Entry]] = {}
+        # where each file was read from: written back there, whatever the environment at exit
+        self.paths: dict[tuple[str, int], Path] = {}
         self.dirty: set[tuple[str, int]] = set()
         self._registered = False
 
@@ -83,7 +85,8 @@ class GlyphStore:
         if entries is None:
             if not os.path.isfile(font_path):
                 return {}  # a missing font is the renderer's error to report
-            entries = self.files[font_path, size] = _read(self._path(font_path, size))
+            path = self.paths[font_path, size] = self._path(font_path, size)
+            entries = self.files[font_path, size] = _read(path)
         return entries
 
     def get(self, font_path: str, size: int, text: str) -> Entry | None:
@@ -107,7 +110,7 @@ class GlyphStore:
         with _LOCK:
             dirty, self.dirty = self.dirty, set()
             for font_path, size in sorted(dirty):
-                path = self._path(font_path, size)
+                path = self.paths[font_path, size]
                 merged = _read(path)
                 merged.update(self.files[font_path, size])
                 try:
