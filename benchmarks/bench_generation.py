@@ -17,7 +17,8 @@ the warm one ("after N others"), the steady state of a generation run, where eve
 strip a page needs has been drawn before for some other style (the component caches the target
 names). The cold-start row (the first pages of a process, whose glyphs FreeType still has to
 render) is reported beside it and is not the target's regime; the last line says both.
-``--rounds R`` repeats the warm measurement R times in the same process (fresh styles each time)
+The first 10 pages of the cold start (what a default ``calendarqa`` build draws) are also shown
+as a row of their own. ``--rounds R`` repeats the warm measurement R times in the same process (fresh styles each time)
 and reports each and their median, since one 120-page round is short on a shared machine.
 """
 
