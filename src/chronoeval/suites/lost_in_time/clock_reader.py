@@ -65,6 +65,7 @@ SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius ar
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
+MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -334,11 +335,22 @@ def _first_rise(
     return None
 
 
-def _rotation(
-    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
-) -> float:
+def _mark_ink(ink: np.ndarray, hands: np.ndarray, radius: float) -> np.ndarray:
+    """Ink of the dial's marks: ink not connected to the hands, without long strokes. A numeral
+    or a tick is a small blob; a rim, a ring or an arc of the outline is not, and on a dial whose
+    outline is no ellipse (a warped face) the rim comes inside the marks' zone on some sides and
+    would pull the marks there towards itself."""
+    marks = cv2.bitwise_and(ink, cv2.bitwise_not(hands))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    long = np.nonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MARK_SIZE * radius)[0] + 1
+    if len(long):
+        marks[np.isin(labels, long)] = 0
+    return marks
+
+
+def _rotation(marks: np.ndarray, centre: tuple[float, float], radius: float) -> float:
     """Turn of the dial (degrees clockwise) from the 30-degree symmetry of numerals and ticks."""
-    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)  # numerals and ticks, not the rim
@@ -446,13 +458,13 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
 
 
 def _mark_angles(
-    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
+    marks: np.ndarray, centre: tuple[float, float], radius: float
 ) -> np.ndarray | None:
     """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
     from the pivot: the direction of the ink centroid (in x, y) of the numerals and ticks near
     each hour, re-centred a few times. NaN where an hour shows no marks (a hand covers it); None
     when fewer than nine hours show marks."""
-    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
@@ -693,8 +705,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
                 scene = _look(rgb, meet[0], meet[1], radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
-    rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
-    to_dial = _angle_mapper(_mark_angles(ink, hands, pivot, MARK_ZONE * radius), rotation)
+    marks = _mark_ink(ink, hands, radius)
+    rotation = _rotation(marks, pivot, MARK_ZONE * radius)
+    to_dial = _angle_mapper(_mark_angles(marks, pivot, MARK_ZONE * radius), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
