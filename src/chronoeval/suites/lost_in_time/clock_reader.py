@@ -815,6 +815,16 @@ def _needle(t: _Track, contrast: float, radius: float) -> bool:
     return bool(slope > -NEEDLE_SLOPE)
 
 
+def _broken_end(t: _Track, rho: float) -> bool:
+    """Whether a ray's part beyond radius ``rho`` (out to its tip) has a break: a stretch where
+    its ink nearly vanishes between two inked stretches."""
+    r, _, w = t.arrays()
+    part = w[(r > rho + 1) & (r < t.tip - 1)]
+    if len(part) < 4:
+        return False
+    return float(part.min()) < 0.35 * float(np.median(part))
+
+
 def _distinct(rays: list[_Track]) -> list[_Track]:
     """One ray per direction: a hand whose outline splits near its tip (an arrow head, a numeral
     it crosses) can leave a second, shorter track along the same direction."""
@@ -1005,7 +1015,12 @@ def _identify(
         if o_ratio > STEP_RATIO and s_ratio < STEP_RATIO:
             return second, minute, hour_o
         return second, minute, (hour_s, hour_o)
-    # the other ray is the hour hand: the minute hand hides under the second hand
+    # the other ray is the hour hand: the minute hand hides under the second hand, or there is
+    # no second hand and the thin end beyond the width step is a tick or numeral stroke lined
+    # up with the minute hand (a needle's end is one unbroken stroke; a mark beyond a hand's tip
+    # leaves a break in the ink along the ray).
+    if s_ratio > STEP_RATIO and _broken_end(first, s_rho):
+        return None, full_angle(first), full_angle(other)
     second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
     minute = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
     return second, minute, full_angle(other)
