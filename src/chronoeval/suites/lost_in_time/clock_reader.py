@@ -982,6 +982,19 @@ def _identify(
     contrast = max(t.contrast for t in rays)
     has_second = _needle(first, contrast, radius)
     if not has_second:
+        if len(rays) == 2:
+            other = rays[1]
+            ratio, rho = _step(first)
+            if _needle(other, contrast, radius) and other.tip >= 0.9 * first.tip:
+                # a needle nearly as long as the longest ray, which is not thin: the second
+                # hand, and the hour hand lies under the minute hand or under the needle,
+                # whichever ray shows the clearer step up in width (the wider hand's end)
+                o_ratio, o_rho = _step(other)
+                if o_ratio > STEP_RATIO and o_ratio > ratio:
+                    return outer_angle(other, o_rho), full_angle(first), inner_angle(other, o_rho)
+                minute = outer_angle(first, rho) if ratio > STEP_RATIO else full_angle(first)
+                hour = inner_angle(first, rho) if ratio > STEP_RATIO else minute
+                return full_angle(other), minute, hour
         minute = full_angle(first)
         hour = full_angle(rays[1]) if len(rays) > 1 else minute
         return None, minute, hour
