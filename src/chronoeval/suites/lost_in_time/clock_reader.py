@@ -34,6 +34,7 @@ Returns ``None`` when no dial or no hands can be found.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -154,6 +155,15 @@ def _bin_dist(a: float, b: float) -> float:
     return min(d, N_THETA - d)
 
 
+@functools.lru_cache(maxsize=8)
+def _theta_row_major(n_rows: int) -> np.ndarray:
+    """Angle bin of every cell of an (n_rows, N_THETA) array, flattened, plus one trailing 0
+    (shared, read-only)."""
+    theta = np.append(np.tile(np.arange(N_THETA, dtype=np.float64), n_rows), 0.0)
+    theta.setflags(write=False)
+    return theta
+
+
 def _polar_runs(
     polar: np.ndarray, r_first: int
 ) -> list[list[tuple[float, int, float, float]]] | None:
@@ -184,8 +194,7 @@ def _polar_runs(
     if len(idx) == 0:
         return [[] for _ in range(n_rows)]
     sums = np.add.reduceat(flat, idx)[0::2]
-    theta = np.append(np.tile(np.arange(N_THETA, dtype=np.float64), n_rows), 0.0)
-    moments = np.add.reduceat(flat * theta, idx)[0::2]
+    moments = np.add.reduceat(flat * _theta_row_major(n_rows), idx)[0::2]
     peaks = np.maximum.reduceat(flat, idx)[0::2]
     centres = np.where(sums > 0, moments / np.maximum(sums, 1e-9), (col_s + col_e) / 2.0) + free
     centres %= N_THETA
@@ -619,7 +628,7 @@ def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
         y = scene.pivot[1] - r[keep] * np.cos(a)
         pts = np.column_stack([x, y])
         mean = pts.mean(axis=0)
-        _, _, vt = np.linalg.svd(pts - mean)
+        _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
         lines.append((mean, vt[0]))
     if len(lines) < 2:
         return None
