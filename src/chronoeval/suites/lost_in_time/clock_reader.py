@@ -720,7 +720,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
-    second_a, minute_a, hour_a = _identify(rays, radius)
+    coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
+    second_a, minute_a, hour_a = _identify(rays, radius, coloured)
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
@@ -832,6 +833,16 @@ def _broken_end(t: _Track, rho: float) -> bool:
     if len(part) < 4:
         return False
     return float(part.min()) < 0.35 * float(np.median(part))
+
+
+def _colours_differ(rays: list[_Track], rgb: np.ndarray, dial: np.ndarray, scene: _Scene) -> bool:
+    """Whether two rays are drawn in clearly different colours (compared as directions away from
+    the dial colour, as in :func:`_odd_colour`)."""
+    vecs = [_ray_colour(t, rgb, dial, scene) for t in rays[:2]]
+    norms = [float(np.linalg.norm(v)) for v in vecs]
+    if min(norms) <= 20:
+        return False
+    return float(vecs[0] @ vecs[1]) / (norms[0] * norms[1]) < 0.9
 
 
 def _distinct(rays: list[_Track]) -> list[_Track]:
@@ -967,9 +978,10 @@ def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
 
 
 def _identify(
-    rays: list[_Track], radius: float
+    rays: list[_Track], radius: float, coloured: bool = False
 ) -> tuple[float | None, float, float | tuple[float, float]]:
-    """Angles of (second or None, minute, hour) hands; the hour may come as two candidates."""
+    """Angles of (second or None, minute, hour) hands; the hour may come as two candidates.
+    ``coloured``: two rays whose colours differ clearly."""
 
     def full_angle(t: _Track) -> float:
         # With hands on top of each other the inner part of a ray holds two hands' ink, so
@@ -994,10 +1006,14 @@ def _identify(
         if len(rays) == 2:
             other = rays[1]
             ratio, rho = _step(first)
-            if _needle(other, contrast, radius) and other.tip >= 0.9 * first.tip:
-                # a needle nearly as long as the longest ray, which is not thin: the second
-                # hand, and the hour hand lies under the minute hand or under the needle,
-                # whichever ray shows the clearer step up in width (the wider hand's end)
+            thinner = _mid_width(other, contrast) < 0.8 * _mid_width(first, contrast)
+            if (_needle(other, contrast, radius) and other.tip >= 0.9 * first.tip) or (
+                coloured and thinner and other.tip >= 0.8 * first.tip
+            ):
+                # a needle (or a thinner hand in a colour of its own) nearly as long as the
+                # longest ray, which is not thin: the second hand, and the hour hand lies under
+                # the minute hand or under the needle, whichever ray shows the clearer step up
+                # in width (the wider hand's end)
                 o_ratio, o_rho = _step(other)
                 if o_ratio > STEP_RATIO and o_ratio > ratio:
                     return outer_angle(other, o_rho), full_angle(first), inner_angle(other, o_rho)
