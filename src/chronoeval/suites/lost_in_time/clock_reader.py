@@ -22,11 +22,15 @@ vision (NumPy / OpenCV) and generic clock knowledge only, and calibrates itself 
    shorter ray's length tells which hand is hidden (a ray longer than 0.71 of the needle is the
    minute hand, so the hour hand is hidden; otherwise the minute hand hides under the needle);
    the width step and, when still ambiguous, the consistency of the continuous hand motion say
-   where.
+   where. A thin end whose ink breaks beyond the width step is a mark in line with a hand, not
+   a second hand; a needle (or a thinner ray in a colour of its own) nearly as long as a wider
+   longest ray is the second hand beside minute and hour hands lying on one another.
 6. Continuous motion turns angles into a time: seconds from the second hand (6 deg/s), minutes from
    ``(minute angle - 0.1 * s) / 6``, hours from ``(hour angle - 0.5 * m - s / 120) / 30``.
 7. A slightly turned clock is straightened with the numerals and tick marks: they repeat every 30
-   degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees).
+   degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees). Marks are
+   the ink blobs not connected to the hands and no longer than 0.4 of the radius (a rim that a
+   non-elliptic outline brings inside the marks' zone is not a mark).
 
 Returns ``None`` when no dial or no hands can be found.
 """
