@@ -22,11 +22,15 @@ vision (NumPy / OpenCV) and generic clock knowledge only, and calibrates itself 
    shorter ray's length tells which hand is hidden (a ray longer than 0.71 of the needle is the
    minute hand, so the hour hand is hidden; otherwise the minute hand hides under the needle);
    the width step and, when still ambiguous, the consistency of the continuous hand motion say
-   where.
+   where. A thin end whose ink breaks beyond the width step is a mark in line with a hand, not
+   a second hand; a needle (or a thinner ray in a colour of its own) nearly as long as a wider
+   longest ray is the second hand beside minute and hour hands lying on one another.
 6. Continuous motion turns angles into a time: seconds from the second hand (6 deg/s), minutes from
    ``(minute angle - 0.1 * s) / 6``, hours from ``(hour angle - 0.5 * m - s / 120) / 30``.
 7. A slightly turned clock is straightened with the numerals and tick marks: they repeat every 30
-   degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees).
+   degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees). Marks are
+   the ink blobs not connected to the hands and no longer than 0.4 of the radius (a rim that a
+   non-elliptic outline brings inside the marks' zone is not a mark).
 
 Returns ``None`` when no dial or no hands can be found.
 """
@@ -34,6 +38,7 @@ Returns ``None`` when no dial or no hands can be found.
 from __future__ import annotations
 
 import bisect
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -65,6 +70,7 @@ SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius ar
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
+MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -153,6 +159,15 @@ def _bin_dist(a: float, b: float) -> float:
     return min(d, N_THETA - d)
 
 
+@functools.lru_cache(maxsize=8)
+def _theta_row_major(n_rows: int) -> np.ndarray:
+    """Angle bin of every cell of an (n_rows, N_THETA) array, flattened, plus one trailing 0
+    (shared, read-only)."""
+    theta = np.append(np.tile(np.arange(N_THETA, dtype=np.float64), n_rows), 0.0)
+    theta.setflags(write=False)
+    return theta
+
+
 def _polar_runs(
     polar: np.ndarray, r_first: int
 ) -> list[list[tuple[float, int, float, float]]] | None:
@@ -183,8 +198,7 @@ def _polar_runs(
     if len(idx) == 0:
         return [[] for _ in range(n_rows)]
     sums = np.add.reduceat(flat, idx)[0::2]
-    theta = np.append(np.tile(np.arange(N_THETA, dtype=np.float64), n_rows), 0.0)
-    moments = np.add.reduceat(flat * theta, idx)[0::2]
+    moments = np.add.reduceat(flat * _theta_row_major(n_rows), idx)[0::2]
     peaks = np.maximum.reduceat(flat, idx)[0::2]
     centres = np.where(sums > 0, moments / np.maximum(sums, 1e-9), (col_s + col_e) / 2.0) + free
     centres %= N_THETA
@@ -334,11 +348,22 @@ def _first_rise(
     return None
 
 
-def _rotation(
-    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
-) -> float:
+def _mark_ink(ink: np.ndarray, hands: np.ndarray, radius: float) -> np.ndarray:
+    """Ink of the dial's marks: ink not connected to the hands, without long strokes. A numeral
+    or a tick is a small blob; a rim, a ring or an arc of the outline is not, and on a dial whose
+    outline is no ellipse (a warped face) the rim comes inside the marks' zone on some sides and
+    would pull the marks there towards itself."""
+    marks = cv2.bitwise_and(ink, cv2.bitwise_not(hands))
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(marks, connectivity=8)
+    long = np.nonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > MARK_SIZE * radius)[0] + 1
+    if len(long):
+        marks[np.isin(labels, long)] = 0
+    return marks
+
+
+def _rotation(marks: np.ndarray, centre: tuple[float, float], radius: float) -> float:
     """Turn of the dial (degrees clockwise) from the 30-degree symmetry of numerals and ticks."""
-    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)  # numerals and ticks, not the rim
@@ -446,13 +471,13 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
 
 
 def _mark_angles(
-    ink: np.ndarray, hands: np.ndarray, centre: tuple[float, float], radius: float
+    marks: np.ndarray, centre: tuple[float, float], radius: float
 ) -> np.ndarray | None:
     """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
     from the pivot: the direction of the ink centroid (in x, y) of the numerals and ticks near
     each hour, re-centred a few times. NaN where an hour shows no marks (a hand covers it); None
     when fewer than nine hours show marks."""
-    ys, xs = np.nonzero(cv2.bitwise_and(ink, cv2.bitwise_not(hands)))
+    ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
     far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
@@ -607,7 +632,7 @@ def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
         y = scene.pivot[1] - r[keep] * np.cos(a)
         pts = np.column_stack([x, y])
         mean = pts.mean(axis=0)
-        _, _, vt = np.linalg.svd(pts - mean)
+        _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
         lines.append((mean, vt[0]))
     if len(lines) < 2:
         return None
@@ -693,12 +718,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
                 scene = _look(rgb, meet[0], meet[1], radius) or scene
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
-    rotation = _rotation(ink, hands, pivot, MARK_ZONE * radius)
-    to_dial = _angle_mapper(_mark_angles(ink, hands, pivot, MARK_ZONE * radius), rotation)
+    marks = _mark_ink(ink, hands, radius)
+    rotation = _rotation(marks, pivot, MARK_ZONE * radius)
+    to_dial = _angle_mapper(_mark_angles(marks, pivot, MARK_ZONE * radius), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
-    second_a, minute_a, hour_a = _identify(rays, radius)
+    coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
+    second_a, minute_a, hour_a = _identify(rays, radius, coloured)
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
@@ -800,6 +827,26 @@ def _needle(t: _Track, contrast: float, radius: float) -> bool:
         return True
     slope = np.polyfit(r[keep], w[keep], 1)[0]  # width per pixel of radius (negative: widens in)
     return bool(slope > -NEEDLE_SLOPE)
+
+
+def _broken_end(t: _Track, rho: float) -> bool:
+    """Whether a ray's part beyond radius ``rho`` (out to its tip) has a break: a stretch where
+    its ink nearly vanishes between two inked stretches."""
+    r, _, w = t.arrays()
+    part = w[(r > rho + 1) & (r < t.tip - 1)]
+    if len(part) < 4:
+        return False
+    return float(part.min()) < 0.35 * float(np.median(part))
+
+
+def _colours_differ(rays: list[_Track], rgb: np.ndarray, dial: np.ndarray, scene: _Scene) -> bool:
+    """Whether two rays are drawn in clearly different colours (compared as directions away from
+    the dial colour, as in :func:`_odd_colour`)."""
+    vecs = [_ray_colour(t, rgb, dial, scene) for t in rays[:2]]
+    norms = [float(np.linalg.norm(v)) for v in vecs]
+    if min(norms) <= 20:
+        return False
+    return float(vecs[0] @ vecs[1]) / (norms[0] * norms[1]) < 0.9
 
 
 def _distinct(rays: list[_Track]) -> list[_Track]:
@@ -935,9 +982,10 @@ def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
 
 
 def _identify(
-    rays: list[_Track], radius: float
+    rays: list[_Track], radius: float, coloured: bool = False
 ) -> tuple[float | None, float, float | tuple[float, float]]:
-    """Angles of (second or None, minute, hour) hands; the hour may come as two candidates."""
+    """Angles of (second or None, minute, hour) hands; the hour may come as two candidates.
+    ``coloured``: two rays whose colours differ clearly."""
 
     def full_angle(t: _Track) -> float:
         # With hands on top of each other the inner part of a ray holds two hands' ink, so
@@ -959,6 +1007,23 @@ def _identify(
     contrast = max(t.contrast for t in rays)
     has_second = _needle(first, contrast, radius)
     if not has_second:
+        if len(rays) == 2:
+            other = rays[1]
+            ratio, rho = _step(first)
+            thinner = _mid_width(other, contrast) < 0.8 * _mid_width(first, contrast)
+            if (_needle(other, contrast, radius) and other.tip >= 0.9 * first.tip) or (
+                coloured and thinner and other.tip >= 0.8 * first.tip
+            ):
+                # a needle (or a thinner hand in a colour of its own) nearly as long as the
+                # longest ray, which is not thin: the second hand, and the hour hand lies under
+                # the minute hand or under the needle, whichever ray shows the clearer step up
+                # in width (the wider hand's end)
+                o_ratio, o_rho = _step(other)
+                if o_ratio > STEP_RATIO and o_ratio > ratio:
+                    return outer_angle(other, o_rho), full_angle(first), inner_angle(other, o_rho)
+                minute = outer_angle(first, rho) if ratio > STEP_RATIO else full_angle(first)
+                hour = inner_angle(first, rho) if ratio > STEP_RATIO else minute
+                return full_angle(other), minute, hour
         minute = full_angle(first)
         hour = full_angle(rays[1]) if len(rays) > 1 else minute
         return None, minute, hour
@@ -992,7 +1057,12 @@ def _identify(
         if o_ratio > STEP_RATIO and s_ratio < STEP_RATIO:
             return second, minute, hour_o
         return second, minute, (hour_s, hour_o)
-    # the other ray is the hour hand: the minute hand hides under the second hand
+    # the other ray is the hour hand: the minute hand hides under the second hand, or there is
+    # no second hand and the thin end beyond the width step is a tick or numeral stroke lined
+    # up with the minute hand (a needle's end is one unbroken stroke; a mark beyond a hand's tip
+    # leaves a break in the ink along the ray).
+    if s_ratio > STEP_RATIO and _broken_end(first, s_rho):
+        return None, full_angle(first), full_angle(other)
     second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
     minute = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
     return second, minute, full_angle(other)
