@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -195,12 +196,42 @@ def _config_blob(config: GenerationConfig) -> str:
     return blob
 
 
+_canonical_str = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+_text_blobs: dict[str, str] = {}
+_HEX = re.compile("[0-9a-f]{64}")
+
+
+def _messages_blob(messages: tuple[Message, ...]) -> str:
+    """``_canonical(_key_form(messages))``, byte for byte, built from pieces: a text's JSON is
+    made once per distinct text (every item of a task shares its question wording), an image's
+    sha256 is hex and needs no escaping. Anything else (a digest that is not 64 lower-case hex
+    digits) takes the encoder (tests/engine/test_request_key_blob.py compares both)."""
+    out = []
+    for m in messages:
+        parts = []
+        for p in m.content:
+            if isinstance(p, TextPart):
+                blob = _text_blobs.get(p.text)
+                if blob is None:
+                    blob = _canonical_str(p.text)
+                    if len(_text_blobs) > 4096:
+                        _text_blobs.clear()
+                    _text_blobs[p.text] = blob
+                parts.append('{"text":' + blob + "}")
+            elif len(p.sha256) == 64 and _HEX.fullmatch(p.sha256):
+                parts.append('{"image":"' + p.sha256 + '"}')
+            else:
+                parts.append('{"image":' + _canonical_str(p.sha256) + "}")
+        out.append('{"content":[' + ",".join(parts) + '],"role":' + _canonical_str(m.role) + "}")
+    return "[" + ",".join(out) + "]"
+
+
 def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
     # byte for byte the canonical JSON (sorted keys) of
     # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
     blob = (
-        f'{{"backend":{_canonical(identity)},"config":{_config_blob(config)},'
-        f'"messages":{_canonical(_key_form(messages))}}}'
+        f'{{"backend":{_canonical_str(identity)},"config":{_config_blob(config)},'
+        f'"messages":{_messages_blob(messages)}}}'
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
