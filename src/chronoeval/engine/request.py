@@ -248,8 +248,13 @@ def decode_data_url(url: str) -> tuple[str, bytes]:
     return head or "application/octet-stream", data
 
 
-def request_from_openai(messages: list[dict[str, Any]], config: GenerationConfig) -> Request:
-    """Build a Request from chat-completions messages (as received by the server)."""
+def request_from_openai(
+    messages: list[dict[str, Any]],
+    config: GenerationConfig,
+    decode: Callable[[str], tuple[str, bytes, str]] | None = None,
+) -> Request:
+    """Build a Request from chat-completions messages (as received by the server). ``decode``:
+    data URL -> (mime, bytes, sha256 hex), e.g. the server's memo (server/payloads.py)."""
     out: list[Message] = []
     inline: dict[str, bytes] = {}
     for i, m in enumerate(messages):
@@ -271,10 +276,14 @@ def request_from_openai(messages: list[dict[str, Any]], config: GenerationConfig
                 url = url.get("url") if isinstance(url, dict) else url
                 if not isinstance(url, str):
                     raise ValueError(f"messages[{i}].content[{j}].image_url.url must be a string")
-                mime, data = decode_data_url(url)
+                if decode is not None:
+                    mime, data, digest = decode(url)
+                else:
+                    mime, data = decode_data_url(url)
+                    digest = hashlib.sha256(data).hexdigest()
                 path = f"inline/{len(inline)}"
                 inline[path] = data
-                parts.append(ImagePart(path, hashlib.sha256(data).hexdigest(), mime))
+                parts.append(ImagePart(path, digest, mime))
             else:
                 raise ValueError(f"messages[{i}].content[{j}]: unsupported part type {kind!r}")
         out.append(Message(m["role"], tuple(parts)))
