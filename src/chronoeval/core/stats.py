@@ -40,8 +40,8 @@ def bootstrap_replicates(
     values_f = arr.astype(float) if statistic is None else arr
     if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
         idx = _resample_indices(n, n_boot, seed)
-        if statistic is None:  # np.take: the same gathered values as values_f[idx], faster
-            return np.take(values_f, idx).mean(axis=1)
+        if statistic is None:
+            return values_f[idx].mean(axis=1)
         if batch is not None:
             return np.asarray(batch(idx), dtype=float)
         return np.array([statistic(row) for row in idx], dtype=float)
