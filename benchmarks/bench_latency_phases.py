@@ -58,13 +58,15 @@ def main() -> None:
     timed("ask_all", "asking")
     timed("score_records", "scoring after")
     ds = api.generate("clockqa", n=args.n, seed=0)
+    if args.latency <= 0:
+        raise SystemExit("--latency must be > 0 (the limit is concurrency / latency)")
     proc, url = start_server(tmp, "s", args.latency)
-    ideal = args.n * args.latency / args.concurrency
-    print(
-        f"{args.n} items, concurrency {args.concurrency}, latency {args.latency}s: "
-        f"ideal {ideal:.2f}s (limit {args.concurrency / args.latency:.0f}/s)"
-    )
     try:
+        ideal = args.n * args.latency / args.concurrency
+        print(
+            f"{args.n} items, concurrency {args.concurrency}, latency {args.latency}s: "
+            f"ideal {ideal:.2f}s (limit {args.concurrency / args.latency:.0f}/s)"
+        )
         for rnd in range(args.rounds):
             load = os.getloadavg()[0]
             start = time.perf_counter()
