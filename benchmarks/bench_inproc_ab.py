@@ -15,6 +15,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -101,6 +102,7 @@ def main() -> None:
             )
     for name, vals in got_all.items():
         print(f"{name}: median {statistics.median(vals):.0f}/s ({', '.join(f'{v:.0f}' for v in vals)})")
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

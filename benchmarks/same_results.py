@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -102,6 +103,7 @@ def main() -> None:
             f"samples.parquet equal {same_parquet} (counts {counts})"
         )
         failed |= not (same_results and same_samples and same_parquet)
+    shutil.rmtree(tmp, ignore_errors=True)
     raise SystemExit(1 if failed else 0)
 
 
