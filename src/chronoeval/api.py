@@ -541,11 +541,16 @@ def _record(task: Task, item: Item, resp: StoredResponse | None) -> SampleRecord
 
 
 def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
+    # one encoder per set of options (json.dumps with options builds a new one per call); the
+    # same bytes as json.dumps with those options
+    line = json.JSONEncoder(ensure_ascii=False, default=str).encode
+    as_str = json.JSONEncoder(default=str).encode
+    plain = json.JSONEncoder().encode
+    unicode = json.JSONEncoder(ensure_ascii=False).encode
     rows = [r.to_json() for r in records]
     tmp = run_dir / "samples.jsonl.tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+        fh.write("".join([line(row) + "\n" for row in rows]))
     os.replace(tmp, run_dir / "samples.jsonl")
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -555,16 +560,16 @@ def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
             "item_id": [r["item_id"] for r in rows],
             "task": [r["task"] for r in rows],
             "status": [r["status"] for r in rows],
-            "target": [json.dumps(r["target"], default=str) for r in rows],
+            "target": [as_str(r["target"]) for r in rows],
             "response": [r["response"] for r in rows],
-            "answer": [json.dumps(r["answer"], default=str) for r in rows],
+            "answer": [as_str(r["answer"]) for r in rows],
             "error": [r["error"] for r in rows],
-            "scores": [json.dumps(r["scores"]) for r in rows],
+            "scores": [plain(r["scores"]) for r in rows],
             "latency_s": [r["latency_s"] for r in rows],
-            "metadata": [json.dumps(r["metadata"], default=str) for r in rows],
+            "metadata": [as_str(r["metadata"]) for r in rows],
             "reasoning": [r.get("reasoning") for r in rows],
-            "prompt": [json.dumps(r.get("prompt"), ensure_ascii=False) for r in rows],
-            "usage": [json.dumps(r.get("usage") or {}) for r in rows],
+            "prompt": [unicode(r.get("prompt")) for r in rows],
+            "usage": [plain(r.get("usage") or {}) for r in rows],
         }
     )
     pq.write_table(table, run_dir / "samples.parquet")

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chronoeval.core import verified
+from chronoeval.core import parsed_items, verified
 from chronoeval.core.errors import DataError
 from chronoeval.core.imagecheck import check_image_bytes, confine, read_image_file
 from chronoeval.core.items import ImagePart, Item
@@ -162,9 +162,19 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
     items_path = root / ITEMS
     if not items_path.is_file():
         raise DataError("missing items.jsonl", file=items_path)
+    stamp = verified.lookup(root, verify_images)  # images checked by an earlier load: skipped
+    reused = parsed_items.lookup(items_path, manifest_path)  # this process parsed it unchanged
+    if reused is not None and reused[0] == manifest.content_hash:
+        if verify_images:
+            for lineno, item in enumerate(reused[1], start=1):  # no blank lines: line = index
+                for i, part in enumerate(item.images):
+                    if not stamp.covers(part.path, part.sha256):
+                        _check_image(root, part, items_path, lineno, item.id, i)
+            verified.record(stamp, manifest.content_hash)
+        return Dataset(root, manifest, reused[1])
+    started_ns, before = parsed_items.now_ns(), parsed_items.identities(items_path, manifest_path)
     digest = hashlib.sha256()
     items: list[Item] = []
-    stamp = verified.lookup(root, verify_images)  # images checked by an earlier load: skipped
     seen: dict[str, int] = {}
     with open(items_path, "rb") as fh:
         for lineno, line_bytes in enumerate(fh, start=1):
@@ -209,6 +219,7 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
         )
     if verify_images:
         verified.record(stamp, manifest.content_hash)
+    parsed_items.remember(items_path, manifest_path, before, started_ns, digest.hexdigest(), items)
     return Dataset(root, manifest, items)
 
 

@@ -53,6 +53,15 @@ def _ident(path: Path) -> list[int] | None:
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
 
 
+def _ident_str(path: str) -> list[int] | None:
+    """:func:`_ident` of a path given as a string (the same stat, without a Path per image)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
 def _settled(ident: list[int] | None, now_ns: int) -> bool:
     return ident is not None and now_ns - max(ident[1], ident[2]) >= RACY_NS
 
@@ -67,12 +76,13 @@ class Stamp:
 
     def __init__(self, root: Path, images: dict[str, list[int]] | None = None) -> None:
         self.root = root
+        self._root_str = str(root)  # joined as a string per image: pathlib's joins cost more
         self.images = images or {}
         self.checked: dict[str, list[int] | None] = {}
 
     def covers(self, rel: str, sha256: str) -> bool:
         """Whether the image at ``rel`` was verified, as ``sha256``, in its present file."""
-        ident = _ident(self.root / rel)
+        ident = _ident_str(os.path.join(self._root_str, rel))
         self.checked[rel + "\0" + sha256] = ident
         known = self.images.get(rel + "\0" + sha256)
         return ident is not None and known == ident

@@ -13,6 +13,7 @@ import dataclasses
 import hashlib
 import json
 import os
+import re
 import stat
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
@@ -195,12 +196,42 @@ def _config_blob(config: GenerationConfig) -> str:
     return blob
 
 
+_canonical_str = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+_text_blobs: dict[str, str] = {}
+_HEX = re.compile("[0-9a-f]{64}")
+
+
+def _messages_blob(messages: tuple[Message, ...]) -> str:
+    """``_canonical(_key_form(messages))``, byte for byte, built from pieces: a text's JSON is
+    made once per distinct text (every item of a task shares its question wording), an image's
+    sha256 is hex and needs no escaping. Anything else (a digest that is not 64 lower-case hex
+    digits) takes the encoder (tests/engine/test_request_key_blob.py compares both)."""
+    out = []
+    for m in messages:
+        parts = []
+        for p in m.content:
+            if isinstance(p, TextPart):
+                blob = _text_blobs.get(p.text)
+                if blob is None:
+                    blob = _canonical_str(p.text)
+                    if len(_text_blobs) > 4096:
+                        _text_blobs.clear()
+                    _text_blobs[p.text] = blob
+                parts.append('{"text":' + blob + "}")
+            elif len(p.sha256) == 64 and _HEX.fullmatch(p.sha256):
+                parts.append('{"image":"' + p.sha256 + '"}')
+            else:
+                parts.append('{"image":' + _canonical_str(p.sha256) + "}")
+        out.append('{"content":[' + ",".join(parts) + '],"role":' + _canonical_str(m.role) + "}")
+    return "[" + ",".join(out) + "]"
+
+
 def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
     # byte for byte the canonical JSON (sorted keys) of
     # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
     blob = (
-        f'{{"backend":{_canonical(identity)},"config":{_config_blob(config)},'
-        f'"messages":{_canonical(_key_form(messages))}}}'
+        f'{{"backend":{_canonical_str(identity)},"config":{_config_blob(config)},'
+        f'"messages":{_messages_blob(messages)}}}'
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
@@ -217,8 +248,13 @@ def decode_data_url(url: str) -> tuple[str, bytes]:
     return head or "application/octet-stream", data
 
 
-def request_from_openai(messages: list[dict[str, Any]], config: GenerationConfig) -> Request:
-    """Build a Request from chat-completions messages (as received by the server)."""
+def request_from_openai(
+    messages: list[dict[str, Any]],
+    config: GenerationConfig,
+    decode: Callable[[str], tuple[str, bytes, str]] | None = None,
+) -> Request:
+    """Build a Request from chat-completions messages (as received by the server). ``decode``:
+    data URL -> (mime, bytes, sha256 hex), e.g. the server's memo (server/payloads.py)."""
     out: list[Message] = []
     inline: dict[str, bytes] = {}
     for i, m in enumerate(messages):
@@ -240,10 +276,14 @@ def request_from_openai(messages: list[dict[str, Any]], config: GenerationConfig
                 url = url.get("url") if isinstance(url, dict) else url
                 if not isinstance(url, str):
                     raise ValueError(f"messages[{i}].content[{j}].image_url.url must be a string")
-                mime, data = decode_data_url(url)
+                if decode is not None:
+                    mime, data, digest = decode(url)
+                else:
+                    mime, data = decode_data_url(url)
+                    digest = hashlib.sha256(data).hexdigest()
                 path = f"inline/{len(inline)}"
                 inline[path] = data
-                parts.append(ImagePart(path, hashlib.sha256(data).hexdigest(), mime))
+                parts.append(ImagePart(path, digest, mime))
             else:
                 raise ValueError(f"messages[{i}].content[{j}]: unsupported part type {kind!r}")
         out.append(Message(m["role"], tuple(parts)))

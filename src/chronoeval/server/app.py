@@ -30,6 +30,7 @@ from chronoeval.engine.request import GenerationConfig, request_from_openai
 from chronoeval.models.base import Backend, BackendError
 from chronoeval.models.registry import make_backend
 from chronoeval.server.exposure import api_key_middleware, exposure_warning
+from chronoeval.server.payloads import DecodedImages
 
 FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close", "null", "nomessage")
 
@@ -130,6 +131,7 @@ def create_app(
 ) -> web.Application:
     faults = faults or {}
     state = {"n": 0}
+    images = DecodedImages()  # each distinct image decoded and hashed once
     log_fh = open(request_log, "a", buffering=1, encoding="utf-8") if request_log else None  # noqa: SIM115
 
     def log(entry: dict[str, Any]) -> None:
@@ -143,6 +145,7 @@ def create_app(
         return web.json_response({"object": "list", "data": data})
 
     async def chat(request: web.Request) -> web.StreamResponse:
+        arrived = time.monotonic()  # the latency runs from here: decoding the body is inside it
         state["n"] += 1
         n = state["n"]
         entry: dict[str, Any] = {
@@ -217,11 +220,11 @@ def create_app(
                 seed=body.get("seed"),
                 stop=tuple([stop] if isinstance(stop, str) else (stop or ())),
             )
-            req = request_from_openai(body["messages"], config)
+            req = request_from_openai(body["messages"], config, images)
         except (TypeError, ValueError) as exc:
             return _error(400, str(exc))
-        if latency_s:
-            await asyncio.sleep(latency_s)
+        if latency_s:  # a model that answers latency_s after the request arrived (at the least)
+            await asyncio.sleep(max(0.0, latency_s - (time.monotonic() - arrived)))
         try:
             resp = await backend.generate(req)
         except BackendError as exc:

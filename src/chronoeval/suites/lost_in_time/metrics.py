@@ -8,6 +8,7 @@ averaged over answered samples and reported with that count (``n``) beside them.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -143,12 +144,17 @@ DEFAULT_TIMES = ("10:10",)
 """Times known as defaults: 10:10 is the advertising pose of watch and clock photographs."""
 
 
-def hour_minute(answer: str) -> str | None:
-    """``H:MM`` of a stored ClockQA answer (``H:MM:SS``); None for anything else (NoAnswer)."""
-    parts = str(answer).split(":")
+@functools.lru_cache(maxsize=65536)  # a pure function of the string; answers repeat
+def _hour_minute(answer: str) -> str | None:
+    parts = answer.split(":")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
         return None
     return f"{int(parts[0])}:{parts[1]}"
+
+
+def hour_minute(answer: str) -> str | None:
+    """``H:MM`` of a stored ClockQA answer (``H:MM:SS``); None for anything else (NoAnswer)."""
+    return _hour_minute(str(answer))
 
 
 def default_time_bias(

@@ -27,6 +27,7 @@ from chronoeval.core.parsing import (
     pick_last_mention,
 )
 from chronoeval.suites.lost_in_time.answers import WEEKDAYS, ClockTime
+from chronoeval.suites.lost_in_time.exact_reply import exact_clock_reply
 
 __all__ = [
     "clock_mentions",
@@ -380,6 +381,9 @@ def parse_clock_answer(text: str) -> ClockTime | NoAnswer:
     """
     if not text or not text.strip():
         return NoAnswer("empty response")
+    exact = exact_clock_reply(text)  # only a time, as asked: the one reading the steps would find
+    if exact is not None:
+        return exact
     segments = candidate_segments(text)
     components = [Segment(r, "json", True) for r in json_clock_components(text)]
     n_json = sum(1 for s in segments if s.source == "json")

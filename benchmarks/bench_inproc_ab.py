@@ -1,0 +1,109 @@
+"""In-process throughput of two source trees side by side, with Inspect's mockllm in the same rounds.
+
+Each round runs, in a rotating order and each in a fresh process: ``api.run`` of the in-process
+``constant`` backend on the same ClockQA items with the ``--before`` tree, the same with the
+``--after`` tree (each process: one warm-up run, then ``--runs`` timed runs, the median kept), and
+Inspect's in-process mockllm (``inspect_same_items.py``) when inspect_ai is importable. It prints
+each figure with the load average, and the ratios to Inspect.
+
+    git -C /work/main archive 5c59f41 src benchmarks | tar -x -C /tmp/before
+    python benchmarks/bench_inproc_ab.py --before /tmp/before/src --after src --n 2000 --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+CHILD = r"""
+import os, statistics, sys, tempfile, time
+from pathlib import Path
+from chronoeval import api
+n, runs, data = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+tmp = Path(tempfile.mkdtemp(prefix="inproc-ab-"))
+rates = []
+for i in range(runs + 1):
+    start = time.perf_counter()
+    res = api.run(["clockqa"], "constant:10:10:00", data=data, run_dir=tmp / f"r{i}",
+                  progress=False, plots=False, concurrency=64)
+    wall = time.perf_counter() - start
+    assert res.results["tasks"]["clockqa"]["counts"]["answered"] == n
+    if i:
+        rates.append(n / wall)
+print(statistics.median(rates))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--before", type=Path, required=True, help="src directory of the old tree")
+    ap.add_argument("--after", type=Path, required=True, help="src directory of the new tree")
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--runs", type=int, default=3)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="chronoeval-inproc-ab-"))
+    env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp / "cache")}
+    gen = f"from chronoeval import api; print(api.generate('clockqa', n={args.n}, seed=0).root)"
+    root = subprocess.run(
+        [sys.executable, "-c", gen],
+        env={**env, "PYTHONPATH": str(args.after.resolve())},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+    def tree(src: Path) -> float:
+        out = subprocess.run(
+            [sys.executable, "-c", CHILD, str(args.n), str(args.runs), root],
+            env={**env, "PYTHONPATH": str(src.resolve())},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        return float(out[-1])
+
+    def inspect() -> float:
+        out = subprocess.run(
+            [sys.executable, str(HERE / "inspect_same_items.py"), root],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        return float(out[-1].rstrip("/s"))
+
+    paths = {"before": lambda: tree(args.before), "after": lambda: tree(args.after)}
+    if importlib.util.find_spec("inspect_ai") is not None:
+        paths["inspect"] = inspect
+    names = list(paths)
+    got_all: dict[str, list[float]] = {k: [] for k in names}
+    for rnd in range(args.rounds):
+        order = names[rnd % len(names) :] + names[: rnd % len(names)]
+        got = {}
+        for name in order:
+            load = os.getloadavg()[0]
+            got[name] = paths[name]()
+            got_all[name].append(got[name])
+            print(f"round {rnd + 1}: {name} {got[name]:.0f}/s (load {load:.1f} at start)")
+        if "inspect" in got:
+            print(
+                f"   ratios: before/inspect {got['before'] / got['inspect']:.2f}, "
+                f"after/inspect {got['after'] / got['inspect']:.2f}, "
+                f"after/before {got['after'] / got['before']:.2f}"
+            )
+    for name, vals in got_all.items():
+        print(f"{name}: median {statistics.median(vals):.0f}/s ({', '.join(f'{v:.0f}' for v in vals)})")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
