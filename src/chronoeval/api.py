@@ -33,6 +33,7 @@ from chronoeval.core.redact import redact
 from chronoeval.core.registry import get_task
 from chronoeval.core.stats import N_BOOT
 from chronoeval.core.task import SampleRecord, Task
+from chronoeval.engine.gc_policy import relaxing
 from chronoeval.engine.identity import (
     check_counts,
     check_run_dir,
@@ -273,6 +274,7 @@ def _unsupported(model: str, tasks: list[str]) -> dict[str, str]:
     return skipped
 
 
+@relaxing  # the collector relaxed while the run asks and scores (engine/gc_policy.py)
 def run(
     tasks: list[str],
     model: str,
