@@ -70,6 +70,28 @@ def _init_worker(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="chronoeval-parent-watch", daemon=True).start()
+    one_thread_per_worker()
+
+
+def one_thread_per_worker() -> None:
+    """In a worker: native libraries compute on this worker's one core.
+
+    A worker stands for one core. The BLAS libraries loaded (NumPy's OpenBLAS, and the one
+    OpenCV brings) default to a thread per core and spin while they wait for work; in every
+    worker of a 2-core machine that doubled the CPU the clock reader costs (51 vs 26 ms of CPU
+    per face, measured in one process with and without ``OPENBLAS_NUM_THREADS=1``, see
+    docs/benchmarks.md "Session 3: the default job"). OpenCV's own thread pool is set to one
+    thread too. The numbers computed are the same (checked by benchmarks/bench_default_job.py,
+    which compares every output)."""
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a declared dependency; without it only slower
+        pass
+    else:
+        threadpool_limits(limits=1)
+    cv2 = sys.modules.get("cv2")
+    if cv2 is not None:
+        cv2.setNumThreads(1)
 
 
 def _agent(task_name: str) -> Any:
@@ -112,6 +134,7 @@ def _warm(task_names: tuple[str, ...]) -> int:
         for extra in warm_map.get(getattr(agent, "__name__", ""), ()):
             with contextlib.suppress(ImportError):  # the agent's own first call reports it
                 importlib.import_module(extra)
+    one_thread_per_worker()  # again for the libraries those imports loaded
     return os.getpid()
 
 
