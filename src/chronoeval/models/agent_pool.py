@@ -37,6 +37,15 @@ from chronoeval.engine.request import Request
 ENV = "CHRONOEVAL_AGENT_WORKERS"
 
 _agents: dict[str, Any] = {}  # per worker process: task name -> agent
+_IN_WORKER = False  # True in a worker process of this module's pool
+
+
+def native_threads() -> int | None:
+    """The threads a native engine created now should use: 1 in a worker process (a worker
+    stands for one core; see :func:`one_thread_per_worker`), None elsewhere (the library's own
+    default). Engines an agent creates itself (the calendar reader's ONNX Runtime sessions) ask
+    this."""
+    return 1 if _IN_WORKER else None
 
 
 def usable_cores() -> int:
@@ -69,7 +78,9 @@ def _init_worker(parent: int) -> None:
             time.sleep(1.0)
         os._exit(0)
 
+    global _IN_WORKER
     threading.Thread(target=watch, name="chronoeval-parent-watch", daemon=True).start()
+    _IN_WORKER = True
     one_thread_per_worker()
 
 
@@ -81,8 +92,9 @@ def one_thread_per_worker() -> None:
     worker of a 2-core machine that doubled the CPU the clock reader costs (51 vs 26 ms of CPU
     per face, measured in one process with and without ``OPENBLAS_NUM_THREADS=1``, see
     docs/benchmarks.md "Session 3: the default job"). OpenCV's own thread pool is set to one
-    thread too. The numbers computed are the same (checked by benchmarks/bench_default_job.py,
-    which compares every output)."""
+    thread too, and ONNX Runtime sessions created in a worker ask :func:`native_threads`. The
+    numbers computed are the same (checked by benchmarks/bench_default_job.py, which compares
+    every output)."""
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a declared dependency; without it only slower
