@@ -78,9 +78,7 @@ def _init_worker(parent: int) -> None:
             time.sleep(1.0)
         os._exit(0)
 
-    global _IN_WORKER
     threading.Thread(target=watch, name="chronoeval-parent-watch", daemon=True).start()
-    _IN_WORKER = True
     one_thread_per_worker()
 
 
@@ -91,19 +89,24 @@ def one_thread_per_worker() -> None:
     OpenCV brings) default to a thread per core and spin while they wait for work; in every
     worker of a 2-core machine that doubled the CPU the clock reader costs (51 vs 26 ms of CPU
     per face, measured in one process with and without ``OPENBLAS_NUM_THREADS=1``, see
-    docs/benchmarks.md "Session 3: the default job"). OpenCV's own thread pool is set to one
-    thread too, and ONNX Runtime sessions created in a worker ask :func:`native_threads`. The
-    numbers computed are the same (checked by benchmarks/bench_default_job.py, which compares
-    every output)."""
+    docs/benchmarks.md "Session 3: the default job"). ONNX Runtime sessions created in a
+    worker ask :func:`native_threads`. The numbers computed are the same (checked by
+    benchmarks/bench_default_job.py, which compares every output). Also callable in any process
+    that should compute like a worker (a benchmark's ``--one-thread``).
+
+    OpenCV's thread pool is left alone: ``cv2.setNumThreads`` in a worker forked from a process
+    whose OpenCV pool had run (a test session) hung for good, and one vs two OpenCV threads made
+    no measurable difference to the clock reader (50.5 vs 51.7 ms of CPU per face). OpenBLAS
+    shuts its threads down before a fork (its own ``pthread_atfork`` handler), so limiting it in
+    the child is safe."""
+    global _IN_WORKER
+    _IN_WORKER = True
     try:
         from threadpoolctl import threadpool_limits
     except ImportError:  # pragma: no cover - a declared dependency; without it only slower
         pass
     else:
         threadpool_limits(limits=1)
-    cv2 = sys.modules.get("cv2")
-    if cv2 is not None:
-        cv2.setNumThreads(1)
 
 
 def _agent(task_name: str) -> Any:
