@@ -31,3 +31,4 @@ while [ "$(date +%s)" -lt $end ] && [ $n -lt "$pairs" ]; do
   done
   n=$((n + 1))
 done
+echo "$n pair(s) measured; the job directories are under $work"
