@@ -8,6 +8,10 @@ for calendars); ``--warm`` answers one item first, untimed, to leave that out.
 
     python benchmarks/bench_reference_agents.py                      # clockqa, calendarqa
     python benchmarks/bench_reference_agents.py --tasks span seeing_time_colour --n 50
+
+``--one-thread``: compute as an agent worker of ``chronoeval run`` does (models/agent_pool.py
+``one_thread_per_worker``: BLAS, OpenCV and new ONNX Runtime sessions on one thread). Without it
+the libraries keep their defaults (a thread per core); compare the CPU column of both.
 """
 
 from __future__ import annotations
@@ -25,7 +29,19 @@ def main() -> None:
     ap.add_argument("--tasks", nargs="*", default=list(DEFAULT_JOB["tasks"]))
     ap.add_argument("--n", type=int, default=None)
     ap.add_argument("--warm", action="store_true", help="leave the first call out of the timing")
+    ap.add_argument("--one-thread", action="store_true", help="native libraries as in a worker")
     args = ap.parse_args()
+    if args.one_thread:
+        import importlib
+
+        from chronoeval.models import agent_pool
+
+        for name in args.tasks:  # the agents' libraries loaded first, then limited
+            agent = get_task(name).reference_agent()
+            module = importlib.import_module(getattr(agent, "__module__", "builtins"))
+            for extra in getattr(module, "WARM", {}).get(getattr(agent, "__name__", ""), ()):
+                importlib.import_module(extra)
+        agent_pool.one_thread_per_worker()
     for name in args.tasks:
         task = get_task(name)
         agent = task.reference_agent()
@@ -40,8 +56,11 @@ def main() -> None:
         for r in reqs:
             agent(r.messages, r.read_image)
         wall, cpu = time.perf_counter() - t, time.process_time() - c
-        per = 1000 * wall / max(1, len(reqs))
-        print(f"{name}: {len(reqs)} items, wall {wall:.2f} s, cpu {cpu:.2f} s, {per:.1f} ms/item")
+        per, per_cpu = (1000 * x / max(1, len(reqs)) for x in (wall, cpu))
+        print(
+            f"{name}: {len(reqs)} items, wall {wall:.2f} s, cpu {cpu:.2f} s, {per:.1f} ms/item "
+            f"(cpu {per_cpu:.1f} ms/item)"
+        )
 
 
 if __name__ == "__main__":

@@ -302,3 +302,22 @@ def test_the_cli_run_stops_its_workers(tmp_path: Path, monkeypatch: pytest.Monke
     result = CliRunner().invoke(app, args)
     assert result.exit_code == 0, result.output
     assert agent_pool.get_pool() is None
+
+
+def test_native_libraries_compute_on_one_thread_in_a_worker() -> None:
+    """A worker stands for one core: its BLAS libraries run one thread each (spinning BLAS
+    threads doubled the clock reader's CPU), and engines it creates are asked for one thread.
+    This process keeps the libraries' own defaults. Run after the tests above have used NumPy,
+    OpenCV and ONNX Runtime here and in earlier workers (a limit set in a worker forked from
+    such a process once hung: OpenCV's)."""
+    from threadpoolctl import threadpool_info
+
+    assert agent_pool.native_threads() is None
+    pool = agent_pool.AgentPool(1)
+    try:
+        pool.warm(tuple(TASKS))[0].result(timeout=120)
+        assert pool.call(agent_pool.native_threads).result(timeout=60) == 1
+        infos = pool.call(threadpool_info).result(timeout=60)
+        assert infos and all(i["num_threads"] == 1 for i in infos), infos
+    finally:
+        pool.shutdown()

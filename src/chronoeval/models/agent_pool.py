@@ -37,6 +37,15 @@ from chronoeval.engine.request import Request
 ENV = "CHRONOEVAL_AGENT_WORKERS"
 
 _agents: dict[str, Any] = {}  # per worker process: task name -> agent
+_IN_WORKER = False  # True in a worker process of this module's pool
+
+
+def native_threads() -> int | None:
+    """The threads a native engine created now should use: 1 in a worker process (a worker
+    stands for one core; see :func:`one_thread_per_worker`), None elsewhere (the library's own
+    default). Engines an agent creates itself (the calendar reader's ONNX Runtime sessions) ask
+    this."""
+    return 1 if _IN_WORKER else None
 
 
 def usable_cores() -> int:
@@ -70,6 +79,34 @@ def _init_worker(parent: int) -> None:
         os._exit(0)
 
     threading.Thread(target=watch, name="chronoeval-parent-watch", daemon=True).start()
+    one_thread_per_worker()
+
+
+def one_thread_per_worker() -> None:
+    """In a worker: native libraries compute on this worker's one core.
+
+    A worker stands for one core. The BLAS libraries loaded (NumPy's OpenBLAS, and the one
+    OpenCV brings) default to a thread per core and spin while they wait for work; in every
+    worker of a 2-core machine that doubled the CPU the clock reader costs (51 vs 26 ms of CPU
+    per face, measured in one process with and without ``OPENBLAS_NUM_THREADS=1``, see
+    docs/benchmarks.md "Session 3: the default job"). ONNX Runtime sessions created in a
+    worker ask :func:`native_threads`. The numbers computed are the same (checked by
+    benchmarks/bench_default_job.py, which compares every output). Also callable in any process
+    that should compute like a worker (a benchmark's ``--one-thread``).
+
+    OpenCV's thread pool is left alone: ``cv2.setNumThreads`` in a worker forked from a process
+    whose OpenCV pool had run (a test session) hung for good, and one vs two OpenCV threads made
+    no measurable difference to the clock reader (50.5 vs 51.7 ms of CPU per face). OpenBLAS
+    shuts its threads down before a fork (its own ``pthread_atfork`` handler), so limiting it in
+    the child is safe."""
+    global _IN_WORKER
+    _IN_WORKER = True
+    try:
+        from threadpoolctl import threadpool_limits
+    except ImportError:  # pragma: no cover - a declared dependency; without it only slower
+        pass
+    else:
+        threadpool_limits(limits=1)
 
 
 def _agent(task_name: str) -> Any:
@@ -112,6 +149,7 @@ def _warm(task_names: tuple[str, ...]) -> int:
         for extra in warm_map.get(getattr(agent, "__name__", ""), ()):
             with contextlib.suppress(ImportError):  # the agent's own first call reports it
                 importlib.import_module(extra)
+    one_thread_per_worker()  # again for the libraries those imports loaded
     return os.getpid()
 
 

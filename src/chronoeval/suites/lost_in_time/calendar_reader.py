@@ -48,7 +48,11 @@ def _engine() -> Any:
         if _ENGINE is None or os.getpid() != _ENGINE_PID:
             from rapidocr_onnxruntime import RapidOCR
 
-            _ENGINE = RapidOCR(det_limit_type="max", det_limit_side_len=960)
+            from chronoeval.models.agent_pool import native_threads
+
+            threads = native_threads()  # 1 in an agent worker (one core each); else ORT's own
+            extra = {} if threads is None else {"intra_op_num_threads": threads}
+            _ENGINE = RapidOCR(det_limit_type="max", det_limit_side_len=960, **extra)
             _ENGINE_PID = os.getpid()
         return _ENGINE
 
