@@ -218,12 +218,13 @@ def main() -> None:
     for rnd in range(args.rounds):
         order = names[rnd % len(names) :] + names[: rnd % len(names)]
         got = {name: paths[name]() for name in order}
-        r = {
-            "ce@0 / raw@0": got["ce@0"] / got["raw@0"],
-            f"ce@{args.latency} / limit": got[f"ce@{args.latency}"] / limit,
-            f"raw@{args.latency} / limit": got[f"raw@{args.latency}"] / limit,
-        }
-        if "inspect" in got:
+        r = {}  # only the ratios whose paths ran (--skip may leave any out)
+        if "ce@0" in got and "raw@0" in got:
+            r["ce@0 / raw@0"] = got["ce@0"] / got["raw@0"]
+        for name in (f"ce@{args.latency}", f"raw@{args.latency}"):
+            if name in got:
+                r[f"{name} / limit"] = got[name] / limit
+        if "inspect" in got and "inproc" in got:
             r["inproc / inspect"] = got["inproc"] / got["inspect"]
         for k, v in r.items():
             ratios.setdefault(k, []).append(v)
