@@ -137,10 +137,22 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-targets-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
     from chronoeval import api
-    from chronoeval.models.registry import BackendOptions
 
     ds = api.generate("clockqa", n=args.n, seed=0)
     servers = [start_server(tmp, "s0", 0.0), start_server(tmp, f"s{args.latency}", args.latency)]
+    try:
+        measure(args, ds, servers, tmp)
+    finally:  # the servers stop whatever happened (they outlived a failed run before)
+        for proc, _ in servers:
+            proc.terminate()
+            proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) -> None:
+    from chronoeval import api
+    from chronoeval.models.registry import BackendOptions
+
     url0, urll = servers[0][1], servers[1][1]
     have_inspect = importlib.util.find_spec("inspect_ai") is not None
     counter = [0]
@@ -248,10 +260,6 @@ def main() -> None:
             f"| {k} | {statistics.median(vals):.2f} | {', '.join(f'{v:.2f}' for v in vals)} "
             f"| {targets.get(k, '')} |"
         )
-    for proc, _ in servers:
-        proc.terminate()
-        proc.wait()
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
