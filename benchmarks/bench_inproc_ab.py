@@ -50,6 +50,12 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument(
+        "--inspect-runs",
+        type=int,
+        default=1,
+        help="Inspect like chronoeval: one warm-up eval, then this many timed (median); 1 = one cold eval",
+    )
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-inproc-ab-"))
     env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp / "cache")}
@@ -74,7 +80,8 @@ def main() -> None:
 
     def inspect() -> float:
         out = subprocess.run(
-            [sys.executable, str(HERE / "inspect_same_items.py"), root],
+            [sys.executable, str(HERE / "inspect_same_items.py"), root]
+            + (["--runs", str(args.inspect_runs)] if args.inspect_runs > 1 else []),
             capture_output=True,
             text=True,
             check=True,
@@ -101,7 +108,9 @@ def main() -> None:
                 f"after/before {got['after'] / got['before']:.2f}"
             )
     for name, vals in got_all.items():
-        print(f"{name}: median {statistics.median(vals):.0f}/s ({', '.join(f'{v:.0f}' for v in vals)})")
+        print(
+            f"{name}: median {statistics.median(vals):.0f}/s ({', '.join(f'{v:.0f}' for v in vals)})"
+        )
     shutil.rmtree(tmp, ignore_errors=True)
 
 

@@ -2,21 +2,24 @@
 
 Needs only ``inspect_ai`` (not chronoeval): it reads ``items.jsonl`` and the images itself, so it
 can run in another environment. Prints one line: ``inspect <version> <n> samples <wall>s <rate>/s``.
+With ``--runs K`` (K > 1) the process first runs one untimed warm-up eval, then K timed evals, and
+prints the median: the same treatment ``bench_inproc_ab.py`` gives chronoeval's runs.
 
-    python benchmarks/inspect_same_items.py DATASET_DIR
+    python benchmarks/inspect_same_items.py DATASET_DIR [--runs K]
 """
 
 from __future__ import annotations
 
 import base64
 import json
+import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
 
 
-def main(root: Path) -> None:
+def main(root: Path, runs: int = 1) -> None:
     import inspect_ai
     from inspect_ai import Task, eval
     from inspect_ai.dataset import Sample
@@ -41,16 +44,22 @@ def main(root: Path) -> None:
             else:
                 content.append(ContentText(text=part["text"]))
         samples.append(Sample(input=[ChatMessageUser(content=content)], target=item["target"]))
-    outputs = (ModelOutput.from_content("mockllm/model", "10:10:00") for _ in samples)
-    model = get_model("mockllm/model", custom_outputs=outputs)
-    start = time.perf_counter()
-    eval(
-        Task(dataset=samples, solver=generate(), scorer=match()),
-        model=model,
-        display="none",
-        log_dir=tempfile.mkdtemp(),
-    )
-    wall = time.perf_counter() - start
+
+    def one() -> float:
+        outputs = (ModelOutput.from_content("mockllm/model", "10:10:00") for _ in samples)
+        model = get_model("mockllm/model", custom_outputs=outputs)
+        start = time.perf_counter()
+        eval(
+            Task(dataset=samples, solver=generate(), scorer=match()),
+            model=model,
+            display="none",
+            log_dir=tempfile.mkdtemp(),
+        )
+        return time.perf_counter() - start
+
+    if runs > 1:
+        one()  # warm-up, untimed
+    wall = statistics.median(one() for _ in range(runs))
     print(
         f"inspect {inspect_ai.__version__} {len(samples)} samples {wall:.2f}s "
         f"{len(samples) / wall:.0f}/s"
@@ -58,4 +67,4 @@ def main(root: Path) -> None:
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), int(sys.argv[3]) if sys.argv[2:3] == ["--runs"] else 1)
