@@ -70,6 +70,8 @@ SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius ar
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
+MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
+MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
@@ -500,6 +502,61 @@ def _mark_angles(
     return found
 
 
+def _mark_centre(
+    marks: np.ndarray, centre: tuple[float, float], radius: float
+) -> tuple[float, float] | None:
+    """The image of the dial's centre as the marks show it: where the lines joining opposite
+    hours' marks (12 and 6, 1 and 7, ...) cross. Straight lines stay straight under a perspective
+    view (and under the affine normalisation), so every diameter still passes through the centre's
+    image, which is not the outline ellipse's centre; the hands' cap can be hidden or joined by a
+    hand's tail. Marks are the ink centroids near each hour seen from ``centre`` (the current
+    pivot guess; a few pixels off moves them by well under their 22-degree window). None unless
+    four or more opposite pairs show and the lines meet tightly (within 1.2 px rms, the worst
+    pair dropped while more than four remain)."""
+    ys, xs = np.nonzero(marks)
+    dx, dy = xs - centre[0], ys - centre[1]
+    d2 = dx * dx + dy * dy
+    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
+    if far.sum() < 60:
+        return None
+    dx, dy = dx[far].astype(np.float64), dy[far].astype(np.float64)
+    ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
+    pts = np.full((12, 2), np.nan)
+    for k in range(12):
+        guess = 30.0 * k
+        for _ in range(4):
+            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
+            if near.sum() < 5:
+                break
+            guess = math.degrees(math.atan2(dx[near].mean(), -dy[near].mean()))
+        else:
+            pts[k] = dx[near].mean(), dy[near].mean()
+    lines = []
+    for k in range(6):
+        a, b = pts[k], pts[k + 6]
+        if np.isnan(a).any() or np.isnan(b).any():
+            continue
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 0.9 * radius:
+            continue
+        lines.append((a, d / length))
+    while len(lines) >= 4:
+        m = np.zeros((2, 2))
+        v = np.zeros(2)
+        for p, d in lines:
+            proj = np.eye(2) - np.outer(d, d)
+            m += proj
+            v += proj @ p
+        sol = np.linalg.solve(m, v)
+        miss = [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (sol - p))) for p, d in lines]
+        if math.sqrt(sum(x * x for x in miss) / len(miss)) <= MARK_CENTRE_RMS:
+            return float(sol[0] + centre[0]), float(sol[1] + centre[1])
+        # a mark half-hidden by a hand (its ink joins the hand's) has its centroid off: drop it
+        del lines[int(np.argmax(miss))]
+    return None
+
+
 def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
     """A function from a seen hand angle to the dial angle it points at.
 
@@ -716,6 +773,20 @@ def read_clock(image: Image.Image) -> ClockTime | None:
                 and 1.5 < math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius
             ):
                 scene = _look(rgb, meet[0], meet[1], radius) or scene
+    # Under perspective the hands' pivot is the image of the dial's centre, where the lines
+    # joining opposite marks cross; the thickest ink (a cap joined by a hand's tail) and two
+    # hands' axes at a narrow angle can both miss it by several pixels, and a thin second hand
+    # seen from a point beside it is lost.
+    mc = _mark_centre(
+        _mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius
+    )
+    if mc is not None:
+        mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
+        here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
+        if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
+            alt = _look(rgb, mx, my, radius)
+            if alt is not None and len(alt.rays) >= min(3, len(scene.rays)):
+                scene = alt
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
     marks = _mark_ink(ink, hands, radius)
