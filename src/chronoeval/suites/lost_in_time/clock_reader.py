@@ -777,9 +777,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     # joining opposite marks cross; the thickest ink (a cap joined by a hand's tail) and two
     # hands' axes at a narrow angle can both miss it by several pixels, and a thin second hand
     # seen from a point beside it is lost.
-    mc = _mark_centre(
-        _mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius
-    )
+    mc = _mark_centre(_mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius)
     if mc is not None:
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
