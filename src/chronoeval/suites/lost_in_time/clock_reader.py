@@ -783,7 +783,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
             alt = _look(rgb, mx, my, radius)
-            if alt is not None and len(alt.rays) >= min(3, len(scene.rays)):
+            if alt is not None:
                 scene = alt
     rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
 
