@@ -31,6 +31,11 @@ vision (NumPy / OpenCV) and generic clock knowledge only, and calibrates itself 
    degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees). Marks are
    the ink blobs not connected to the hands and no longer than 0.4 of the radius (a rim that a
    non-elliptic outline brings inside the marks' zone is not a mark).
+8. Under a perspective view the pivot is the image of the dial's centre, not the outline
+   ellipse's centre. Lines joining opposite hours' marks (12-6, 1-7, ...) stay straight and still
+   cross there; when four or more such lines meet tightly at a point more than 3 px from the
+   pivot guess (a hand's tail joined to the cap pulls the thickest-ink guess off), the hands are
+   looked at again from that point.
 
 Returns ``None`` when no dial or no hands can be found.
 """
