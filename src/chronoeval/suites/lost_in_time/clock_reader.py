@@ -477,47 +477,13 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
     return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
 
 
-def _mark_angles(
+def _mark_points(
     marks: np.ndarray, centre: tuple[float, float], radius: float
 ) -> np.ndarray | None:
-    """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
-    from the pivot: the direction of the ink centroid (in x, y) of the numerals and ticks near
-    each hour, re-centred a few times. NaN where an hour shows no marks (a hand covers it); None
-    when fewer than nine hours show marks."""
-    ys, xs = np.nonzero(marks)
-    dx, dy = xs - centre[0], ys - centre[1]
-    d2 = dx * dx + dy * dy
-    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
-    if far.sum() < 60:
-        return None
-    dx, dy = dx[far].astype(np.float64), dy[far].astype(np.float64)
-    ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
-    found = np.full(12, np.nan)
-    for k in range(12):
-        guess = 30.0 * k
-        for _ in range(4):
-            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
-            if near.sum() < 5:
-                break
-            guess = math.degrees(math.atan2(dx[near].mean(), -dy[near].mean()))
-        else:
-            found[k] = guess % 360.0
-    if np.isnan(found).sum() > 3:
-        return None
-    return found
-
-
-def _mark_centre(
-    marks: np.ndarray, centre: tuple[float, float], radius: float
-) -> tuple[float, float] | None:
-    """The image of the dial's centre as the marks show it: where the lines joining opposite
-    hours' marks (12 and 6, 1 and 7, ...) cross. Straight lines stay straight under a perspective
-    view (and under the affine normalisation), so every diameter still passes through the centre's
-    image, which is not the outline ellipse's centre; the hands' cap can be hidden or joined by a
-    hand's tail. Marks are the ink centroids near each hour seen from ``centre`` (the current
-    pivot guess; a few pixels off moves them by well under their 22-degree window). None unless
-    four or more opposite pairs show and the lines meet tightly (within 1.2 px rms, the worst
-    pair dropped while more than four remain)."""
+    """Where the dial's marks stand around each of the twelve hours, seen from the pivot: the ink
+    centroid (x, y relative to ``centre``) of the numerals and ticks near each hour, re-centred a
+    few times on its own direction. NaN where an hour shows no marks (a hand covers it); None
+    when the marks' zone holds almost no ink."""
     ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
@@ -533,9 +499,36 @@ def _mark_centre(
             near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
             if near.sum() < 5:
                 break
-            guess = math.degrees(math.atan2(dx[near].mean(), -dy[near].mean()))
+            mx, my = dx[near].mean(), dy[near].mean()
+            guess = math.degrees(math.atan2(mx, -my))
         else:
-            pts[k] = dx[near].mean(), dy[near].mean()
+            pts[k] = mx, my
+    return pts
+
+
+def _mark_angles(pts: np.ndarray | None) -> np.ndarray | None:
+    """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
+    from the pivot (the directions of :func:`_mark_points`). NaN where an hour shows no marks;
+    None when fewer than nine hours show marks."""
+    if pts is None or np.isnan(pts[:, 0]).sum() > 3:
+        return None
+    return np.degrees(np.arctan2(pts[:, 0], -pts[:, 1])) % 360.0
+
+
+def _mark_centre(
+    pts: np.ndarray | None, centre: tuple[float, float], radius: float
+) -> tuple[float, float] | None:
+    """The image of the dial's centre as the marks show it: where the lines joining opposite
+    hours' marks (12 and 6, 1 and 7, ...) cross. Straight lines stay straight under a perspective
+    view (and under the affine normalisation), so every diameter still passes through the centre's
+    image, which is not the outline ellipse's centre; the hands' cap can be hidden or joined by a
+    hand's tail. ``pts``: :func:`_mark_points` seen from ``centre`` (the current pivot guess; a
+    few pixels off moves them by well under their 22-degree window); ``radius``: the marks'
+    zone. None unless four or more
+    opposite pairs show and the lines meet tightly (within 1.2 px rms, the worst pair dropped
+    while more than four remain)."""
+    if pts is None:
+        return None
     lines = []
     for k in range(6):
         a, b = pts[k], pts[k + 6]
@@ -543,7 +536,7 @@ def _mark_centre(
             continue
         d = b - a
         length = float(np.hypot(*d))
-        if length < 0.9 * radius:
+        if length < 0.9 * radius:  # both marks well out from the pivot
             continue
         lines.append((a, d / length))
     while len(lines) >= 4:
@@ -782,7 +775,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     # joining opposite marks cross; the thickest ink (a cap joined by a hand's tail) and two
     # hands' axes at a narrow angle can both miss it by several pixels, and a thin second hand
     # seen from a point beside it is lost.
-    mc = _mark_centre(_mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius)
+    marks = _mark_ink(scene.ink, scene.hands, radius)
+    points = _mark_points(marks, scene.pivot, MARK_ZONE * radius)
+    mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
     if mc is not None:
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
@@ -790,11 +785,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             alt = _look(rgb, mx, my, radius)
             if alt is not None:
                 scene = alt
-    rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
-
-    marks = _mark_ink(ink, hands, radius)
+                marks = _mark_ink(scene.ink, scene.hands, radius)
+                points = _mark_points(marks, scene.pivot, MARK_ZONE * radius)
+    rays, pivot = scene.rays, scene.pivot
     rotation = _rotation(marks, pivot, MARK_ZONE * radius)
-    to_dial = _angle_mapper(_mark_angles(marks, pivot, MARK_ZONE * radius), rotation)
+    to_dial = _angle_mapper(_mark_angles(points), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
