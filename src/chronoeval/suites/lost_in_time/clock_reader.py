@@ -31,6 +31,11 @@ vision (NumPy / OpenCV) and generic clock knowledge only, and calibrates itself 
    degrees, so the 30-degree phase of their ink gives the turn (up to +-15 degrees). Marks are
    the ink blobs not connected to the hands and no longer than 0.4 of the radius (a rim that a
    non-elliptic outline brings inside the marks' zone is not a mark).
+8. Under a perspective view the pivot is the image of the dial's centre, not the outline
+   ellipse's centre. Lines joining opposite hours' marks (12-6, 1-7, ...) stay straight and still
+   cross there; when four or more such lines meet tightly at a point more than 3 px from the
+   pivot guess (a hand's tail joined to the cap pulls the thickest-ink guess off), the hands are
+   looked at again from that point.
 
 Returns ``None`` when no dial or no hands can be found.
 """
@@ -70,6 +75,8 @@ SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius ar
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
+MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
+MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
@@ -470,13 +477,13 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
     return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
 
 
-def _mark_angles(
+def _mark_points(
     marks: np.ndarray, centre: tuple[float, float], radius: float
 ) -> np.ndarray | None:
-    """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
-    from the pivot: the direction of the ink centroid (in x, y) of the numerals and ticks near
-    each hour, re-centred a few times. NaN where an hour shows no marks (a hand covers it); None
-    when fewer than nine hours show marks."""
+    """Where the dial's marks stand around each of the twelve hours, seen from the pivot: the ink
+    centroid (x, y relative to ``centre``) of the numerals and ticks near each hour, re-centred a
+    few times on its own direction. NaN where an hour shows no marks (a hand covers it); None
+    when the marks' zone holds almost no ink."""
     ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
@@ -485,19 +492,67 @@ def _mark_angles(
         return None
     dx, dy = dx[far].astype(np.float64), dy[far].astype(np.float64)
     ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
-    found = np.full(12, np.nan)
+    pts = np.full((12, 2), np.nan)
     for k in range(12):
         guess = 30.0 * k
         for _ in range(4):
             near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
             if near.sum() < 5:
                 break
-            guess = math.degrees(math.atan2(dx[near].mean(), -dy[near].mean()))
+            mx, my = dx[near].mean(), dy[near].mean()
+            guess = math.degrees(math.atan2(mx, -my))
         else:
-            found[k] = guess % 360.0
-    if np.isnan(found).sum() > 3:
+            pts[k] = mx, my
+    return pts
+
+
+def _mark_angles(pts: np.ndarray | None) -> np.ndarray | None:
+    """Clock angles (degrees) of the twelve hour positions as the dial's marks show them, seen
+    from the pivot (the directions of :func:`_mark_points`). NaN where an hour shows no marks;
+    None when fewer than nine hours show marks."""
+    if pts is None or np.isnan(pts[:, 0]).sum() > 3:
         return None
-    return found
+    return np.degrees(np.arctan2(pts[:, 0], -pts[:, 1])) % 360.0
+
+
+def _mark_centre(
+    pts: np.ndarray | None, centre: tuple[float, float], radius: float
+) -> tuple[float, float] | None:
+    """The image of the dial's centre as the marks show it: where the lines joining opposite
+    hours' marks (12 and 6, 1 and 7, ...) cross. Straight lines stay straight under a perspective
+    view (and under the affine normalisation), so every diameter still passes through the centre's
+    image, which is not the outline ellipse's centre; the hands' cap can be hidden or joined by a
+    hand's tail. ``pts``: :func:`_mark_points` seen from ``centre`` (the current pivot guess; a
+    few pixels off moves them by well under their 22-degree window); ``radius``: the marks'
+    zone. None unless four or more
+    opposite pairs show and the lines meet tightly (within 1.2 px rms, the worst pair dropped
+    while more than four remain)."""
+    if pts is None:
+        return None
+    lines = []
+    for k in range(6):
+        a, b = pts[k], pts[k + 6]
+        if np.isnan(a).any() or np.isnan(b).any():
+            continue
+        d = b - a
+        length = float(np.hypot(*d))
+        if length < 0.9 * radius:  # both marks well out from the pivot
+            continue
+        lines.append((a, d / length))
+    while len(lines) >= 4:
+        m = np.zeros((2, 2))
+        v = np.zeros(2)
+        for p, d in lines:
+            proj = np.eye(2) - np.outer(d, d)
+            m += proj
+            v += proj @ p
+        sol = np.linalg.solve(m, v)
+        miss = [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (sol - p))) for p, d in lines]
+        if math.sqrt(sum(x * x for x in miss) / len(miss)) <= MARK_CENTRE_RMS:
+            return float(sol[0] + centre[0]), float(sol[1] + centre[1])
+        # a mark half-hidden by a hand (its ink joins the hand's) has its centroid off: drop it
+        del lines[int(np.argmax(miss))]
+    return None
 
 
 def _angle_mapper(marks: np.ndarray | None, rotation: float):  # noqa: ANN202
@@ -716,11 +771,25 @@ def read_clock(image: Image.Image) -> ClockTime | None:
                 and 1.5 < math.hypot(meet[0] - centre, meet[1] - centre) < 0.2 * radius
             ):
                 scene = _look(rgb, meet[0], meet[1], radius) or scene
-    rays, ink, hands, pivot = scene.rays, scene.ink, scene.hands, scene.pivot
-
-    marks = _mark_ink(ink, hands, radius)
+    # Under perspective the hands' pivot is the image of the dial's centre, where the lines
+    # joining opposite marks cross; the thickest ink (a cap joined by a hand's tail) and two
+    # hands' axes at a narrow angle can both miss it by several pixels, and a thin second hand
+    # seen from a point beside it is lost.
+    marks = _mark_ink(scene.ink, scene.hands, radius)
+    points = _mark_points(marks, scene.pivot, MARK_ZONE * radius)
+    mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
+    if mc is not None:
+        mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
+        here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
+        if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
+            alt = _look(rgb, mx, my, radius)
+            if alt is not None:
+                scene = alt
+                marks = _mark_ink(scene.ink, scene.hands, radius)
+                points = _mark_points(marks, scene.pivot, MARK_ZONE * radius)
+    rays, pivot = scene.rays, scene.pivot
     rotation = _rotation(marks, pivot, MARK_ZONE * radius)
-    to_dial = _angle_mapper(_mark_angles(marks, pivot, MARK_ZONE * radius), rotation)
+    to_dial = _angle_mapper(_mark_angles(points), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
