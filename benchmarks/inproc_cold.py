@@ -1,0 +1,79 @@
+"""In process, cold: one ``api.run`` in a fresh process (after its imports) vs Inspect's one eval in a
+fresh process (``inspect_same_items.py``, which builds its samples and reads the images before its
+timer starts), on the same 2,000 ClockQA items, alternating, ``--rounds`` times.
+
+Round 1's chronoeval run also checks every image once (a fresh dataset cache); later rounds find the
+verify-once stamp. Compare with ``bench_inproc_ab.py --inspect-runs 3`` (both warmed up) and
+``bench_targets.py`` (chronoeval warm in a long-lived process, Inspect cold).
+
+    python benchmarks/inproc_cold.py src --rounds 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+CHILD = r"""
+import sys, time, tempfile
+from pathlib import Path
+from chronoeval import api
+n = int(sys.argv[2])
+t = time.perf_counter()
+api.run(["clockqa"], "constant:10:10:00", data=Path(sys.argv[1]),
+        run_dir=Path(tempfile.mkdtemp()) / "r", progress=False, plots=False, concurrency=64)
+print(n / (time.perf_counter() - t))
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("src", type=Path, help="the chronoeval src directory to measure")
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=3)
+    args = ap.parse_args()
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(args.src.resolve()),
+        "CHRONOEVAL_CACHE": tempfile.mkdtemp(prefix="inproc-cold-"),
+    }
+    gen = f"from chronoeval import api; print(api.generate('clockqa', n={args.n}, seed=0).root)"
+    root = subprocess.run(
+        [sys.executable, "-c", gen], env=env, capture_output=True, text=True, check=True
+    ).stdout.strip()
+    ratios = []
+    for r in range(args.rounds):
+        ce = float(
+            subprocess.run(
+                [sys.executable, "-c", CHILD, root, str(args.n)],
+                env=env,
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split()[-1]
+        )
+        out = subprocess.run(
+            [sys.executable, str(HERE / "inspect_same_items.py"), root],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        ins = float(out[-1].rstrip("/s"))
+        ratios.append(ce / ins)
+        print(
+            f"round {r + 1}: chronoeval cold {ce:.0f}/s, inspect cold {ins:.0f}/s, "
+            f"ratio {ce / ins:.2f}, load {os.getloadavg()[0]:.1f}"
+        )
+    print(f"median ratio {statistics.median(ratios):.2f}")
+
+
+if __name__ == "__main__":
+    main()
