@@ -113,3 +113,34 @@ def supersampled_face(
     r = radius * s
     d.ellipse((c - r, c - r, c + r, c + r), fill=face)
     return img, d, c, r
+
+
+REPLY_CORPUS = Path(__file__).resolve().parent / "reply_corpus"
+MINED_PEERS = Path("/work/shared/peers/mined")
+
+
+def _strings(value: object) -> list[str]:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, dict):
+        return [s for v in value.values() for s in _strings(v)]
+    if isinstance(value, list):
+        return [s for v in value for s in _strings(v)]
+    return []
+
+
+def real_reply_texts() -> list[str]:
+    """Text nobody here generated, for parser shortcuts to be checked against their full paths:
+    every reply of tests/reply_corpus, and every string of MINED's released data (questions and
+    answers written by its authors, read in place; left out where the peers are absent)."""
+    import json
+
+    texts = []
+    for path in sorted(REPLY_CORPUS.glob("*.jsonl")):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.strip():
+                texts.append(json.loads(line)["reply"])
+    assert len(texts) > 100
+    for path in sorted(MINED_PEERS.glob("Dimension*.json")) if MINED_PEERS.is_dir() else []:
+        texts += _strings(json.loads(path.read_text(encoding="utf-8")))
+    return texts

@@ -6,6 +6,7 @@ import random
 import string
 
 from chronoeval.core.parsing import _MARKUP_CHARS, _strip_markup_steps, strip_markup
+from helpers import real_reply_texts
 
 REPLIES = [
     "10:10:00",
@@ -45,32 +46,10 @@ def test_the_shortcut_is_taken_only_for_plain_ascii() -> None:
     assert strip_markup("10:10\u00a0PM") == "10:10 PM"
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
 def test_the_shortcut_equals_the_full_steps_on_the_reply_corpus_and_released_text() -> None:
     """Every reply of tests/reply_corpus, and every string of MINED's released data (questions
     and answers written by its authors, read in place; skipped where the peers are absent)."""
-    import json
-    from pathlib import Path
-
-    texts = []
-    corpus = Path(__file__).resolve().parents[1] / "reply_corpus"
-    for path in sorted(corpus.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                texts.append(json.loads(line)["reply"])
-    assert len(texts) > 100
-    peers = Path("/work/shared/peers/mined")
-    for path in sorted(peers.glob("Dimension*.json")) if peers.is_dir() else []:
-        texts += _strings(json.loads(path.read_text(encoding="utf-8")))
+    texts = real_reply_texts()
     plain = 0
     for text in texts:
         assert strip_markup(text) == _strip_markup_steps(text), repr(text)

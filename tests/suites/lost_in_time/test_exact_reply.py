@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
 
 import pytest
 
 from chronoeval.suites.lost_in_time import parsing
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.exact_reply import exact_clock_reply
+from helpers import REPLY_CORPUS, real_reply_texts
 
 
 def full_reader(text: str, monkeypatch: pytest.MonkeyPatch) -> object:
@@ -90,31 +90,12 @@ def test_the_shortcut_equals_the_full_reader_on_a_grid(monkeypatch: pytest.Monke
     assert exact_clock_reply("24:00") is None  # out of range: the full reader names it
 
 
-def _strings(value: object) -> list[str]:
-    if isinstance(value, str):
-        return [value]
-    if isinstance(value, dict):
-        return [s for v in value.values() for s in _strings(v)]
-    if isinstance(value, list):
-        return [s for v in value for s in _strings(v)]
-    return []
-
-
 def test_the_shortcut_equals_the_full_reader_on_the_corpus_and_released_text(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Every reply of tests/reply_corpus (every task's replies are clock-reader input too), and
     every string of MINED's released data (skipped where the peers are absent)."""
-    texts = []
-    corpus = Path(__file__).resolve().parents[2] / "reply_corpus"
-    for path in sorted(corpus.glob("*.jsonl")):
-        for line in path.read_text(encoding="utf-8").splitlines():
-            if line.strip():
-                texts.append(json.loads(line)["reply"])
-    assert len(texts) > 100
-    peers = Path("/work/shared/peers/mined")
-    for path in sorted(peers.glob("Dimension*.json")) if peers.is_dir() else []:
-        texts += _strings(json.loads(path.read_text(encoding="utf-8")))
+    texts = real_reply_texts()
     taken = 0
     for text in texts:
         fast = exact_clock_reply(text)
@@ -123,7 +104,7 @@ def test_the_shortcut_equals_the_full_reader_on_the_corpus_and_released_text(
             assert fast == full_reader(text, monkeypatch), repr(text)
     assert taken >= 3  # the corpus's terse replies take the shortcut
     # the corpus's own expectations still hold through the shortcut
-    for line in (corpus / "clockqa.jsonl").read_text(encoding="utf-8").splitlines():
+    for line in (REPLY_CORPUS / "clockqa.jsonl").read_text(encoding="utf-8").splitlines():
         case = json.loads(line)
         got = parsing.parse_clock_answer(case["reply"])
         assert (str(got) if isinstance(got, ClockTime) else "NoAnswer") == case["expected"], case
