@@ -515,6 +515,24 @@ def _mark_angles(pts: np.ndarray | None) -> np.ndarray | None:
     return np.degrees(np.arctan2(pts[:, 0], -pts[:, 1])) % 360.0
 
 
+def _line_normal_equations(
+    lines: list[tuple[np.ndarray, np.ndarray]],
+) -> tuple[np.ndarray, np.ndarray]:
+    """The least-squares meeting point of lines (point, unit direction): the system m x = v."""
+    m = np.zeros((2, 2))
+    v = np.zeros(2)
+    for p, d in lines:
+        proj = np.eye(2) - np.outer(d, d)
+        m += proj
+        v += proj @ p
+    return m, v
+
+
+def _line_distances(lines: list[tuple[np.ndarray, np.ndarray]], x: np.ndarray) -> list[float]:
+    """Each line's distance from the point ``x``."""
+    return [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (x - p))) for p, d in lines]
+
+
 def _mark_centre(
     pts: np.ndarray | None, centre: tuple[float, float], radius: float
 ) -> tuple[float, float] | None:
@@ -540,14 +558,9 @@ def _mark_centre(
             continue
         lines.append((a, d / length))
     while len(lines) >= 4:
-        m = np.zeros((2, 2))
-        v = np.zeros(2)
-        for p, d in lines:
-            proj = np.eye(2) - np.outer(d, d)
-            m += proj
-            v += proj @ p
+        m, v = _line_normal_equations(lines)
         sol = np.linalg.solve(m, v)
-        miss = [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (sol - p))) for p, d in lines]
+        miss = _line_distances(lines, sol)
         if math.sqrt(sum(x * x for x in miss) / len(miss)) <= MARK_CENTRE_RMS:
             return float(sol[0] + centre[0]), float(sol[1] + centre[1])
         # a mark half-hidden by a hand (its ink joins the hand's) has its centroid off: drop it
@@ -691,18 +704,13 @@ def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
         lines.append((mean, vt[0]))
     if len(lines) < 2:
         return None
-    m = np.zeros((2, 2))
-    v = np.zeros(2)
-    for p, d in lines:
-        proj = np.eye(2) - np.outer(d, d)
-        m += proj
-        v += proj @ p
+    m, v = _line_normal_equations(lines)
     if np.linalg.eigvalsh(m)[0] < 0.25:  # the axes are (nearly) parallel
         return None
     sol = np.linalg.solve(m, v)
     # Three or more axes that do not pass through one point: hands drawn beside their pivot
     # (an off-centre rectangle), not a view to correct.
-    miss = [float(np.linalg.norm((np.eye(2) - np.outer(d, d)) @ (sol - p))) for p, d in lines]
+    miss = _line_distances(lines, sol)
     if len(lines) >= 3 and max(miss) > 0.8:
         return math.nan, math.nan
     return float(sol[0] + scene.origin[0]), float(sol[1] + scene.origin[1])
