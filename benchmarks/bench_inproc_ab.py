@@ -22,6 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from clockqa_subprocess import generate_clockqa
+
 HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
@@ -59,14 +61,7 @@ def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-inproc-ab-"))
     env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp / "cache")}
-    gen = f"from chronoeval import api; print(api.generate('clockqa', n={args.n}, seed=0).root)"
-    root = subprocess.run(
-        [sys.executable, "-c", gen],
-        env={**env, "PYTHONPATH": str(args.after.resolve())},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    root = generate_clockqa(args.after, args.n, env)
 
     def tree(src: Path) -> float:
         out = subprocess.run(

@@ -19,6 +19,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from clockqa_subprocess import generate_clockqa
+
 HERE = Path(__file__).resolve().parent
 
 CHILD = r"""
@@ -44,10 +46,7 @@ def main() -> None:
         "PYTHONPATH": str(args.src.resolve()),
         "CHRONOEVAL_CACHE": tempfile.mkdtemp(prefix="inproc-cold-"),
     }
-    gen = f"from chronoeval import api; print(api.generate('clockqa', n={args.n}, seed=0).root)"
-    root = subprocess.run(
-        [sys.executable, "-c", gen], env=env, capture_output=True, text=True, check=True
-    ).stdout.strip()
+    root = generate_clockqa(args.src, args.n, env)
     ratios = []
     for r in range(args.rounds):
         ce = float(

@@ -20,6 +20,8 @@ import sys
 import tempfile
 from pathlib import Path
 
+from clockqa_subprocess import generate_clockqa
+
 ROOT = Path(__file__).resolve().parents[1]
 
 CHILD = r"""
@@ -72,14 +74,7 @@ def main() -> None:
     args = ap.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-same-results-"))
     env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp / "cache")}
-    gen = f"from chronoeval import api; print(api.generate('clockqa', n={args.n}, seed=0).root)"
-    data = subprocess.run(
-        [sys.executable, "-c", gen],
-        env={**env, "PYTHONPATH": str(args.after.resolve())},
-        capture_output=True,
-        text=True,
-        check=True,
-    ).stdout.strip()
+    data = generate_clockqa(args.after, args.n, env)
     corpus = ROOT / "tests" / "reply_corpus" / "clockqa.jsonl"
     failed = False
     for model in ("constant:10:10:00", "random", "corpus"):
