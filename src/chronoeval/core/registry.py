@@ -1,14 +1,17 @@
 """The one place that maps names to code: tasks, suites and the default job.
 
-Suites register their tasks on import; :func:`load_suites` imports every package under
-``chronoeval.suites`` once, so a new suite needs no edit here.
+Suites register their tasks on import. :data:`TASK_SUITES` says which suite package registers
+each task, so that asking for one task imports only its package (a cold ``chronoeval run`` does
+not pay for every suite); :func:`load_suites` with no argument still imports every package under
+``chronoeval.suites`` (listing commands, unknown names). ``tests/core/test_registry_map.py``
+checks the map against what the packages register, so a new task cannot be left out of it.
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -28,6 +31,40 @@ DEFAULT_JOB: dict[str, list[str]] = {
 """What ``chronoeval run`` does with no arguments: the Lost in Time suite on generated items,
 answered by the reference agents and the random baseline."""
 
+TASK_SUITES: dict[str, str] = {
+    "calendarqa": "lost_in_time",
+    "clockqa": "lost_in_time",
+    **{
+        f"mined_{n}": "mined"
+        for n in (
+            "awareness_future",
+            "awareness_past",
+            "calculation",
+            "future_unanswerable_date",
+            "judge",
+            "previous_unanswerable_date",
+            "ranking",
+            "robustness",
+            "temporal_interval",
+            "time_agnostic",
+            "timestamp",
+            "understanding",
+        )
+    },
+    **{
+        f"seeing_{n}": "seeing_time"
+        for n in ("alignment", "localization", "shortcut", "shortcut_cot", "sort", "year", "year_conf")
+    },
+    "span": "span",
+    **{
+        f"tp_{n}": "timepercept"
+        for n in ("eii", "ice", "ipr", "isr", "pic", "pov", "recognition", "sov", "tal", "tpl")
+    },
+    "tvqa_order": "timepercept",
+    "tvqa_timelapse": "timepercept",
+}
+"""Task name -> the package under ``chronoeval.suites`` whose import registers it."""
+
 T = TypeVar("T", bound=type[Task])
 
 
@@ -39,10 +76,18 @@ def register_task(cls: T) -> T:
     return cls
 
 
-def load_suites() -> None:
+def load_suites(tasks: Iterable[str] | None = None) -> None:
+    """Import the suite packages that register ``tasks`` (every package when None, or when one
+    of them is not in :data:`TASK_SUITES`)."""
     global _loaded
     if _loaded:
         return
+    if tasks is not None:
+        names = [t for t in tasks if t not in _TASKS]
+        if all(t in TASK_SUITES for t in names):
+            for package in sorted({TASK_SUITES[t] for t in names}):
+                importlib.import_module(f"chronoeval.suites.{package}")
+            return
     import chronoeval.suites as suites_pkg
 
     for mod in pkgutil.iter_modules(suites_pkg.__path__):
@@ -51,7 +96,10 @@ def load_suites() -> None:
 
 
 def get_task(name: str) -> Task:
-    load_suites()
+    if name not in _TASKS:
+        load_suites([name])
+    if name not in _TASKS:
+        load_suites()
     try:
         return _TASKS[name]
     except KeyError:

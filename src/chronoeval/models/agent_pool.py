@@ -280,8 +280,8 @@ def start(task_names: list[str] | None = None) -> AgentPool | None:
     its own) and import the named tasks' agents there in the background; None when agents stay
     in threads (``$CHRONOEVAL_AGENT_WORKERS`` below 2, or a single usable core).
 
-    The suites are imported here first, so that the workers inherit them instead of importing
-    them again each. Without a started pool (the Python API, ``chronoeval serve``) reference
+    The named tasks' suites are imported here first, so that the workers inherit them instead of
+    importing them again each. Without a started pool (the Python API, ``chronoeval serve``) reference
     agents run in threads as before."""
     global _POOL, _POOL_PID
     from chronoeval.core.registry import load_suites
@@ -289,7 +289,7 @@ def start(task_names: list[str] | None = None) -> AgentPool | None:
     workers = default_workers()
     if workers < 2 or _fork_unsafe():
         return None
-    load_suites()
+    load_suites(task_names or None)
     with _POOL_LOCK:
         if _POOL is None or os.getpid() != _POOL_PID:
             _POOL = AgentPool(workers)
