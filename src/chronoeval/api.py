@@ -554,10 +554,11 @@ def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
     with open(tmp, "w", encoding="utf-8") as fh:
         fh.write("".join([line(row) + "\n" for row in rows]))
     os.replace(tmp, run_dir / "samples.jsonl")
-    import pyarrow as pa
     import pyarrow.parquet as pq
 
-    table = pa.table(
+    from chronoeval.engine.arrow_columns import table as arrow_table
+
+    table = arrow_table(  # pa.table's result without pyarrow importing pandas
         {
             "item_id": [r["item_id"] for r in rows],
             "task": [r["task"] for r in rows],

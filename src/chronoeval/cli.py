@@ -239,8 +239,8 @@ def run(
     start_workers(tasks if "reference" in models else [])
     from chronoeval.engine.warm import prefetch
 
-    # pyarrow imports pandas on its first array (about 1 s): imported while the models are asked
-    prefetch(("pyarrow", "pyarrow.parquet", "pandas"))
+    # pyarrow, imported while the models are asked (samples.parquet no longer needs pandas)
+    prefetch()
     check_counts(
         n=n,
         concurrency=concurrency,
