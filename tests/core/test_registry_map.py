@@ -42,6 +42,11 @@ loaded = sorted({m.split(".")[2] for m in sys.modules if m.startswith("chronoeva
 print(" ".join(loaded))
 get_task("span")  # a task of another suite still loads on demand
 print("span" in {m.split(".")[2] for m in sys.modules if m.startswith("chronoeval.suites.")})
+from chronoeval.models.registry import make_backend
+try:  # a suite's own backend is found although its suite was not loaded by the run
+    make_backend("grayprior", get_task("clockqa"))
+except Exception as exc:
+    print(type(exc).__name__)
 """
 
 
@@ -62,6 +67,7 @@ def test_one_lost_in_time_run_imports_only_its_suite(tmp_path: Path) -> None:
         timeout=120,
     )
     assert out.returncode == 0, out.stderr[-2000:]
-    loaded, span_after = out.stdout.split("\n")[-3:-1]
+    loaded, span_after, backend = out.stdout.split("\n")[-4:-1]
     assert loaded.split() == ["lost_in_time"]
     assert span_after == "True"
+    assert backend == "NotApplicable"  # grayprior's own refusal, not an unknown backend
