@@ -546,9 +546,23 @@ def _mount_suite_commands() -> None:
         app.add_typer(sub, name=name)
 
 
+def _may_name_suite_command(argv: list[str]) -> bool:
+    """False when the command line names one of the core commands (``run``, ``serve``, ...):
+    then the suites' sub-commands are not mounted, and their packages (all five suites) are not
+    imported at start-up. Help, no command, and any other word mount them as before."""
+    first = next((a for a in argv if not a.startswith("-")), None)
+    core = {
+        c.name or c.callback.__name__.replace("_", "-")
+        for c in app.registered_commands
+        if c.callback
+    }
+    return first is None or first not in core
+
+
 def main() -> None:
     try:
-        _mount_suite_commands()
+        if _may_name_suite_command(sys.argv[1:]):
+            _mount_suite_commands()
         from chronoeval.train.commands import app as train_app
 
         app.add_typer(train_app, name="train")

@@ -71,3 +71,29 @@ def test_one_lost_in_time_run_imports_only_its_suite(tmp_path: Path) -> None:
     assert loaded.split() == ["lost_in_time"]
     assert span_after == "True"
     assert backend == "NotApplicable"  # grayprior's own refusal, not an unknown backend
+
+
+CLI_CHILD = r"""
+import runpy, sys
+sys.argv = ["chronoeval", "run", "--task", "clockqa", "--model", "constant:10:10:00",
+            "--n", "6", "--out", sys.argv[1]]
+try:
+    runpy.run_module("chronoeval", run_name="__main__")
+except SystemExit as exc:
+    assert not exc.code, exc.code
+print(" ".join(sorted({m.split(".")[2] for m in sys.modules if m.startswith("chronoeval.suites.")})))
+"""
+
+
+def test_cli_run_of_one_task_imports_only_its_suite(tmp_path: Path) -> None:
+    env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp_path / "cache")}
+    out = subprocess.run(
+        [sys.executable, "-c", CLI_CHILD, str(tmp_path / "run")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout.split("\n")[-2].split() == ["lost_in_time"]
+    assert (tmp_path / "run" / "samples.parquet").is_file()

@@ -289,7 +289,7 @@ def start(task_names: list[str] | None = None) -> AgentPool | None:
     workers = default_workers()
     if workers < 2 or _fork_unsafe():
         return None
-    load_suites(task_names or None)
+    load_suites(task_names or [])
     with _POOL_LOCK:
         if _POOL is None or os.getpid() != _POOL_PID:
             _POOL = AgentPool(workers)
