@@ -16,7 +16,7 @@ def test_relaxed_inside_restored_after() -> None:
     with gc_policy.relaxed():
         assert gc.get_threshold()[0] >= gc_policy.FIRST_GENERATION_THRESHOLD
         assert gc.get_threshold()[1:] == before[1:]
-        assert gc.get_freeze_count() > 0
+        assert gc.get_freeze_count() == 0  # nothing frozen (see the module's docstring)
     assert gc.get_threshold() == before
     assert gc.get_freeze_count() == 0
 

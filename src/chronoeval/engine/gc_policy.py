@@ -4,13 +4,14 @@ A run allocates many short-lived containers per item (requests, records, parsed 
 CPython's default first-generation threshold (700) the collector runs every few items and walks
 every young object each time, and every few of those runs it walks the older generations too,
 which hold the whole dataset. Measured in one process, alternating runs of 2,000 ClockQA items
-with the in-process ``constant`` backend: a first-generation threshold of 50,000 made a run 10–16%
-faster; freezing the objects alive at the start (``gc.freeze``) added a little more in a large
-heap (docs/benchmarks.md, "Session 3: the collector during a run").
+with the in-process ``constant`` backend: a first-generation threshold of 50,000 made a run about
+15% faster (docs/benchmarks.md, "Session 3, all branches merged"). Freezing the objects alive at
+the start (``gc.freeze``) added nothing measurable, and ``gc.unfreeze`` hands them back to the
+oldest generation, which delays the collection of any cycle through them: not done.
 
 Nothing is leaked: reference counting frees acyclic garbage as before; cyclic garbage waits at most
-50,000 container allocations for a collection; at the end the thresholds are restored and the
-frozen objects are handed back to the collector (``gc.unfreeze``). Runs in several threads at once
+50,000 container allocations for a collection; at the end the thresholds are restored, and the
+next young collection takes what the run left. Runs in several threads at once
 share one relaxation (a depth count): the settings come back when the last one ends.
 ``CHRONOEVAL_GC=default`` leaves the collector alone.
 """
@@ -44,7 +45,6 @@ def relaxed() -> Iterator[None]:
         _depth += 1
         if _depth == 1:
             _saved = gc.get_threshold()
-            gc.freeze()
             gen0, *rest = _saved
             gc.set_threshold(max(gen0, FIRST_GENERATION_THRESHOLD), *rest)
     try:
@@ -55,7 +55,6 @@ def relaxed() -> Iterator[None]:
             if _depth == 0 and _saved is not None:
                 gc.set_threshold(*_saved)
                 _saved = None
-                gc.unfreeze()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
