@@ -74,8 +74,6 @@ AXIS_FROM = 0.3  # a hand's axis is fitted from this fraction of its length out 
 SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius are of one length
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
-HIDDEN_TIGHT = 0.05  # a second hand hidden under a hand must fit within this many minutes
-HIDDEN_PRIOR = 0.1  # ... and fit this much better (in minutes) than "no second hand"
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
 MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
 MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
@@ -808,19 +806,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
-        # Hands on top of each other: the minute angle read off a shared ray leans towards the
-        # second hand, so only the sweeping reading is trusted here (no stepping hypothesis).
-        minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
-    else:
-        # no second hand seen: none, or it lies on the minute hand (then the longest ray may
-        # show the needle as a thin, unbroken end beyond a width step)
-        a_m, a_s = minute_a, None
-        ratio, rho = _step(rays[0])
-        if len(rays) == 2 and ratio > STEP_RATIO and not _broken_end(rays[0], rho):
-            a_m = _angle(rays[0], 0.3 * rho, rho - 2) or minute_a
-            a_s = _angle(rays[0], rho + 2, rays[0].tip - 2)
-        a_s = None if a_s is None else to_dial(a_s)
-        minute, second, _ = _unseen_second_reading(to_dial(a_m), a_s)
+    # Hands on top of each other: the minute angle read off a shared ray leans towards the
+    # second hand, so only the sweeping reading is trusted here (no stepping hypothesis).
+    minute = round(((to_dial(minute_a) - 0.1 * second) % 360.0) / 6.0) % 60
     if isinstance(hour_a, tuple):  # two candidate angles for a hidden hour hand
         cands = [_hour_residual(to_dial(a), minute, second) for a in hour_a]
         hour = min(cands, key=lambda c: c[1])[0]
@@ -1053,26 +1041,6 @@ def _assign_by_consistency(
                     best = (score, reading)
     assert best is not None
     return best[1]
-
-
-def _unseen_second_reading(a_m: float, a_s: float | None = None) -> tuple[int, int, float]:
-    """(minute, second, residual in minutes) when no second hand shows on its own. Either the
-    clock has none (the minute read to the nearest whole minute, seconds 0) or its second hand
-    lies on the minute hand: then the seconds are the shared ray's angle / 6 (``a_s``: its thin
-    end's angle, when it has one) and the sweeping minute hand must stand ``0.1 * s`` degrees
-    past a whole minute, i.e. the hands meet where the minute's fraction equals ``s / 60``. The
-    hidden second hand is taken only when that fits tightly and clearly better than a hand
-    standing between two minutes; a minute hand on a whole minute (a clock without a second
-    hand, a sword or leaf point) always keeps the first reading."""
-    y = (a_m % 360.0) / 6.0
-    best = (round(y) % 60, 0, abs(y - round(y)))
-    s = 0 if a_s is None else round((a_s % 360.0) / 6.0) % 60
-    if s:
-        x = ((a_m - 0.1 * s) % 360.0) / 6.0
-        r = abs(x - round(x))
-        if r < HIDDEN_TIGHT and r + HIDDEN_PRIOR < best[2]:
-            best = (round(x) % 60, s, r + HIDDEN_PRIOR)
-    return best
 
 
 def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
