@@ -144,3 +144,10 @@ def real_reply_texts() -> list[str]:
     for path in sorted(MINED_PEERS.glob("Dimension*.json")) if MINED_PEERS.is_dir() else []:
         texts += _strings(json.loads(path.read_text(encoding="utf-8")))
     return texts
+
+
+def age_file(path: Path, seconds: int = 10) -> None:
+    """Move a file's mtime forward: a rewrite the verify-once and parsed-items stamps must notice
+    (its size unchanged, its times past the "racily clean" window)."""
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))

@@ -4,7 +4,6 @@ manifest.json; images still checked on every load; off with CHRONOEVAL_VERIFY_AL
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -14,7 +13,7 @@ from chronoeval.core import items as items_mod
 from chronoeval.core import parsed_items, verified
 from chronoeval.core.dataset import load_dataset
 from chronoeval.core.errors import DataError
-from helpers import make_clock_dataset
+from helpers import age_file, make_clock_dataset
 
 
 @pytest.fixture
@@ -32,11 +31,6 @@ def parses(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
     monkeypatch.setattr(items_mod.Item, "from_json", classmethod(counting))
     return seen
-
-
-def _age(path: Path, seconds: int = 10) -> None:
-    st = path.stat()
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
 
 
 def test_second_load_reuses_the_parsed_items(tmp_path: Path, parses: list[str]) -> None:
@@ -58,7 +52,7 @@ def test_an_edited_items_file_is_parsed_again(tmp_path: Path, parses: list[str])
     row["target"] = "9:99:99"  # same file otherwise; the content hash no longer matches
     lines[3] = json.dumps(row)
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    _age(path)
+    age_file(path)
     with pytest.raises(DataError, match="content hash does not match"):
         load_dataset(ds.root)
     assert len(parses) == 24
@@ -82,7 +76,7 @@ def test_images_are_still_checked_when_items_are_reused(
     load_dataset(ds.root)
     img = ds.root / "images" / "c5.png"
     img.write_bytes(b"\x89PNG garbage")
-    _age(img)
+    age_file(img)
     with pytest.raises(DataError, match=r"jsonl:6, item 'c005'.*do not match"):
         load_dataset(ds.root)
     assert len(parses) == 12  # the items were reused, the image was not

@@ -13,7 +13,7 @@ from chronoeval.core import dataset as dataset_mod
 from chronoeval.core import verified
 from chronoeval.core.dataset import load_dataset
 from chronoeval.core.errors import DataError
-from helpers import make_clock_dataset
+from helpers import age_file, make_clock_dataset
 
 
 @pytest.fixture
@@ -32,11 +32,6 @@ def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def _age(path: Path, seconds: int = 10) -> None:
-    st = path.stat()
-    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
-
-
 def test_second_load_skips_image_checks(tmp_path: Path, checks: list[str]) -> None:
     ds = make_clock_dataset(tmp_path / "d")
     load_dataset(ds.root)
@@ -51,7 +46,7 @@ def test_rewritten_image_is_checked_again(tmp_path: Path, checks: list[str]) -> 
     load_dataset(ds.root)
     img = ds.root / "images" / "c7.png"
     img.write_bytes(b"\x89PNG garbage")
-    _age(img)
+    age_file(img)
     with pytest.raises(DataError, match=r"item 'c007'.*do not match"):
         load_dataset(ds.root)
     assert checks[12:] == ["images/c7.png"]
@@ -77,7 +72,7 @@ def test_edited_items_ignore_the_stamp(tmp_path: Path, checks: list[str]) -> Non
     load_dataset(ds.root)
     items = ds.root / "items.jsonl"
     items.write_text(items.read_text())  # same bytes, rewritten: another file version
-    _age(items)
+    age_file(items)
     load_dataset(ds.root)
     assert len(checks) == 24
 
