@@ -11,7 +11,6 @@ results.json and samples, the rest). The limit is concurrency / latency.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import functools
 import os
@@ -24,16 +23,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_targets import raw_client, start_server  # noqa: E402
+from bench_targets import raw_client, start_server, target_arguments  # noqa: E402
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--n", type=int, default=2000)
-    ap.add_argument("--rounds", type=int, default=3)
-    ap.add_argument("--concurrency", type=int, default=64)
-    ap.add_argument("--latency", type=float, default=0.2)
-    args = ap.parse_args()
+    args = target_arguments().parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-latency-phases-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
     from chronoeval import api

@@ -125,12 +125,18 @@ def start_server(tmp: Path, name: str, latency: float) -> tuple[subprocess.Popen
     return proc, ready.read_text().strip()
 
 
-def main() -> None:
+def target_arguments() -> argparse.ArgumentParser:
+    """The set-up options every targets benchmark shares (items, rounds, concurrency, latency)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--concurrency", type=int, default=64)
     ap.add_argument("--latency", type=float, default=0.2)
+    return ap
+
+
+def main() -> None:
+    ap = target_arguments()
     ap.add_argument("--skip", nargs="*", default=[], help="paths to leave out, e.g. job inspect")
     args = ap.parse_args()
 
