@@ -45,6 +45,16 @@ PHASES = (
 )
 
 
+def run_default_job_here(cli: Any) -> None:
+    """``chronoeval run --no-progress`` (the default job) in this process, through the CLI."""
+    sys.argv = ["chronoeval", "run", "--no-progress"]
+    try:
+        cli.main()
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise
+
+
 def child(out_json: Path, t_launch: float) -> None:
     """Run the default job through the CLI with timers around the path's functions."""
     times: dict[str, float] = dict.fromkeys(PHASES, 0.0)
@@ -106,12 +116,7 @@ def child(out_json: Path, t_launch: float) -> None:
                 fig_in[ctx[-1]] += dt
 
         task.plots = plots  # type: ignore[method-assign]
-    sys.argv = ["chronoeval", "run", "--no-progress"]
-    try:
-        cli.main()
-    except SystemExit as exc:
-        if exc.code not in (0, None):
-            raise
+    run_default_job_here(cli)
     total = time.time() - t_launch
     times["scoring"] = (
         score_t["score_records"]
