@@ -62,12 +62,7 @@ def integrity_problem(conn: sqlite3.Connection) -> str | None:
 class CheckedStore(RunStore):
     """A :class:`RunStore` whose failed writes are :class:`StorageError` (disk full, read-only)."""
 
-    def put(self, key: str, **kwargs: Any) -> None:
-        if kwargs.get("error"):
-            kwargs["error"] = redact_text(kwargs["error"])
-        with storage_errors(self.path, "storing an answer"):
-            super().put(key, **kwargs)
-
+    # ``put`` is ``put_many`` of one outcome (RunStore.put): its errors are checked there
     def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> list[StoredResponse]:
         outcomes = [
             (k, {**o, "error": redact_text(o["error"])} if o.get("error") else o)
