@@ -171,8 +171,8 @@ def _key_form(messages: tuple[Message, ...]) -> list[dict[str, Any]]:
     ]
 
 
-def _canonical(obj: Any) -> str:
-    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
+"""Canonical JSON: sorted keys, compact, UTF-8 as is (one encoder, not one per call)."""
 
 
 _config_blobs: dict[GenerationConfig, tuple[GenerationConfig, str]] = {}
@@ -196,7 +196,6 @@ def _config_blob(config: GenerationConfig) -> str:
     return blob
 
 
-_canonical_str = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode
 _text_blobs: dict[str, str] = {}
 _HEX = re.compile("[0-9a-f]{64}")
 
@@ -213,7 +212,7 @@ def _messages_blob(messages: tuple[Message, ...]) -> str:
             if isinstance(p, TextPart):
                 blob = _text_blobs.get(p.text)
                 if blob is None:
-                    blob = _canonical_str(p.text)
+                    blob = _canonical(p.text)
                     if len(_text_blobs) > 4096:
                         _text_blobs.clear()
                     _text_blobs[p.text] = blob
@@ -221,8 +220,8 @@ def _messages_blob(messages: tuple[Message, ...]) -> str:
             elif len(p.sha256) == 64 and _HEX.fullmatch(p.sha256):
                 parts.append('{"image":"' + p.sha256 + '"}')
             else:
-                parts.append('{"image":' + _canonical_str(p.sha256) + "}")
-        out.append('{"content":[' + ",".join(parts) + '],"role":' + _canonical_str(m.role) + "}")
+                parts.append('{"image":' + _canonical(p.sha256) + "}")
+        out.append('{"content":[' + ",".join(parts) + '],"role":' + _canonical(m.role) + "}")
     return "[" + ",".join(out) + "]"
 
 
@@ -230,7 +229,7 @@ def request_key(identity: str, messages: tuple[Message, ...], config: Generation
     # byte for byte the canonical JSON (sorted keys) of
     # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
     blob = (
-        f'{{"backend":{_canonical_str(identity)},"config":{_config_blob(config)},'
+        f'{{"backend":{_canonical(identity)},"config":{_config_blob(config)},'
         f'"messages":{_messages_blob(messages)}}}'
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()
