@@ -15,19 +15,18 @@ Items are frozen dataclasses; the lists handed out are fresh copies.
 
 from __future__ import annotations
 
-import os
 import time
 from pathlib import Path
 
 from chronoeval.core.items import Item
-from chronoeval.core.verified import _ident, _settled
+from chronoeval.core.verified import _ident, _settled, verify_always
 
 _KEPT: dict[str, tuple[list[list[int] | None], str, tuple[Item, ...]]] = {}
 _MAX_KEPT = 8
 
 
 def _off() -> bool:
-    return os.environ.get("CHRONOEVAL_VERIFY_ALWAYS") == "1"
+    return verify_always()
 
 
 def identities(items_path: Path, manifest_path: Path) -> list[list[int] | None]:

@@ -45,21 +45,18 @@ have a coarse granularity, so a rewrite within the same tick could keep size and
 git's "racily clean" rule, such files are simply checked again on the next load)."""
 
 
-def _ident(path: Path) -> list[int] | None:
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
-
-
-def _ident_str(path: str) -> list[int] | None:
-    """:func:`_ident` of a path given as a string (the same stat, without a Path per image)."""
+def _ident(path: str | os.PathLike[str]) -> list[int] | None:
+    """A file's identity (size, mtime and ctime in ns, inode, device), None if it is absent."""
     try:
         st = os.stat(path)
     except OSError:
         return None
     return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def verify_always() -> bool:
+    """``$CHRONOEVAL_VERIFY_ALWAYS=1``: no stamp is read or written (nor parsed items reused)."""
+    return os.environ.get("CHRONOEVAL_VERIFY_ALWAYS") == "1"
 
 
 def _settled(ident: list[int] | None, now_ns: int) -> bool:
@@ -82,7 +79,7 @@ class Stamp:
 
     def covers(self, rel: str, sha256: str) -> bool:
         """Whether the image at ``rel`` was verified, as ``sha256``, in its present file."""
-        ident = _ident_str(os.path.join(self._root_str, rel))
+        ident = _ident(os.path.join(self._root_str, rel))
         self.checked[rel + "\0" + sha256] = ident
         known = self.images.get(rel + "\0" + sha256)
         return ident is not None and known == ident
@@ -91,7 +88,7 @@ class Stamp:
 def lookup(root: Path, verify_images: bool) -> Stamp:
     """The stamp to consult during a load of ``root`` (empty if none applies)."""
     resolved = Path(root).resolve()
-    if not verify_images or os.environ.get("CHRONOEVAL_VERIFY_ALWAYS") == "1":
+    if not verify_images or verify_always():
         return Stamp(resolved)
     try:
         raw: dict[str, Any] = json.loads(_stamp_path(resolved).read_text(encoding="utf-8"))
@@ -106,7 +103,7 @@ def lookup(root: Path, verify_images: bool) -> Stamp:
 
 def record(stamp: Stamp, content_hash: str) -> None:
     """After a successful load that checked images: remember what was checked (best effort)."""
-    if os.environ.get("CHRONOEVAL_VERIFY_ALWAYS") == "1":
+    if verify_always():
         return
     root = stamp.root
     now = time.time_ns()
