@@ -25,6 +25,7 @@ from typing import Any
 
 from chronoeval import __version__
 from chronoeval.core.answers import NoAnswer
+from chronoeval.core.cache import cache_root
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError, NotApplicable
 from chronoeval.core.items import Item
@@ -60,10 +61,7 @@ from chronoeval.report.unparsed import no_answer_summary
 
 def cache_dir() -> Path:
     """Where generated and imported datasets are cached (``$CHRONOEVAL_CACHE`` overrides)."""
-    env = os.environ.get("CHRONOEVAL_CACHE")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "chronoeval"
+    return cache_root()
 
 
 def _digest(obj: Any) -> str:

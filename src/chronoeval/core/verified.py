@@ -28,15 +28,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from chronoeval.core.cache import cache_root
+
 CHECKS_VERSION = "2"  # 2: paths confined to the dataset root, images decoded (issue 16)
 """Bump when the per-image checks in core/dataset.py change (stamps of older checks are ignored)."""
-
-
-def _cache_root() -> Path:
-    env = os.environ.get("CHRONOEVAL_CACHE")
-    if env:
-        return Path(env)
-    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "chronoeval"
 
 
 RACY_NS = 2_000_000_000
@@ -65,7 +60,7 @@ def _settled(ident: list[int] | None, now_ns: int) -> bool:
 
 def _stamp_path(root: Path) -> Path:
     key = hashlib.sha256(f"{CHECKS_VERSION}\0{root}".encode()).hexdigest()[:32]
-    return _cache_root() / "verified" / f"{key}.json"
+    return cache_root() / "verified" / f"{key}.json"
 
 
 class Stamp:

@@ -24,6 +24,8 @@ from pathlib import Path
 
 import numpy as np
 
+from chronoeval.core.cache import cache_root
+
 log = logging.getLogger(__name__)
 
 _FORMAT = 1
@@ -36,11 +38,8 @@ def enabled() -> bool:
 
 
 def store_dir() -> Path:
-    """``glyphs`` in the dataset cache folder (the rule of :func:`chronoeval.api.cache_dir`, not
-    imported from there so that rendering does not load the API)."""
-    env = os.environ.get("CHRONOEVAL_CACHE")
-    root = Path(env) if env else Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
-    return (root if env else root / "chronoeval") / "glyphs"
+    """``glyphs`` in chronoeval's cache folder (core/cache.py)."""
+    return cache_root() / "glyphs"
 
 
 @lru_cache(maxsize=64)
