@@ -258,6 +258,7 @@ def run(
     results: dict[str, dict[str, Any]] = {}
     records_by_model: dict[str, Any] = {}
     run_dirs: list[Path] = []
+    loaded: list[Any] = []  # each run as its report reads it (report/runs.py RunData)
     from chronoeval.report import memo
     from chronoeval.report.figures import figures_in_background
 
@@ -306,8 +307,9 @@ def run(
             from chronoeval.report.html import prefetch_thumbnails
             from chronoeval.report.runs import run_from_memory
 
+            loaded.append(run_from_memory(res.run_dir, res.results, res.records))
             # the report's thumbnails made in the workers while the job goes on
-            prefetch_thumbnails(run_from_memory(res.run_dir, res.results, res.records))
+            prefetch_thumbnails(loaded[-1])
             for name, s in res.summaries.items():
                 console.print(
                     f"[bold]{lit(name)}[/bold] · {lit(m)}: {s.total} items, {s.cached} already "
@@ -321,12 +323,6 @@ def run(
                 {m: (results[m], records_by_model[m]) for m in models}, root / "plots", wait=False
             )
         print_summary(results, console)
-        from chronoeval.report.runs import run_from_memory
-
-        loaded = [
-            run_from_memory(d, results[m], records_by_model[m])
-            for m, d in zip(models, run_dirs, strict=True)
-        ]
         reports = [
             api.report([r.run_dir], out=r.run_dir / "report.html", loaded=[r]).html for r in loaded
         ]
