@@ -18,7 +18,6 @@ pixels as an RGB image.
 from __future__ import annotations
 
 import calendar as _calendar
-import datetime as _dt
 import math
 import os
 import random
@@ -479,9 +478,6 @@ def _page_rows(year: int, style: CalendarStyle, scratch: bool = False) -> np.nda
     fw = style.firstweekday
     tiles = _day_tiles(style.font, day_size, g.cell_w, g.cell_h, style.grid_lines)
     header = _header_strip(style.bold_font, head_size, style.header_letters, fw, g.cell_w, g.cell_h)
-    leap = _calendar.isleap(year)
-    first = _dt.date(year, 1, 1).weekday()  # Python weekday of 1 January
-    day_of_year = 0
     ch, cw = g.cell_h, g.cell_w
     for month in range(1, 13):
         r, c = divmod(month - 1, style.columns)
@@ -499,9 +495,8 @@ def _page_rows(year: int, style: CalendarStyle, scratch: bool = False) -> np.nda
         hy = y0 + g.name_h
         page[hy : hy + ch, x0 : x0 + g.block_w] = header
         gy = hy + ch
-        days = _MONTH_DAYS[month - 1] + (1 if month == 2 and leap else 0)
-        ids = _month_tile_ids((first + day_of_year - fw) % 7, days, fw)
-        day_of_year += days
+        first, days = _calendar.monthrange(year, month)  # Python weekday of day 1, length
+        ids = _month_tile_ids((first - fw) % 7, days, fw)
         cells = page[gy : gy + 6 * ch, x0 : x0 + 7 * cw].reshape(6, ch, 7, cw)
         cells[...] = tiles[ids].transpose(0, 2, 1, 3)
         if style.grid_lines:
@@ -528,8 +523,6 @@ def _page_rows(year: int, style: CalendarStyle, scratch: bool = False) -> np.nda
         pen += _advance(text, style.bold_font, size)
     return rows
 
-
-_MONTH_DAYS = (31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
 
 
 def render_year_calendar_png(year: int, style: CalendarStyle | None = None) -> bytes:
