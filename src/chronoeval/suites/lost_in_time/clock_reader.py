@@ -368,15 +368,26 @@ def _mark_ink(ink: np.ndarray, hands: np.ndarray, radius: float) -> np.ndarray:
     return marks
 
 
-def _rotation(marks: np.ndarray, centre: tuple[float, float], radius: float) -> float:
-    """Turn of the dial (degrees clockwise) from the 30-degree symmetry of numerals and ticks."""
+def _mark_offsets(
+    marks: np.ndarray, centre: tuple[float, float], radius: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """The marks' ink in the marks' zone (0.45 to 1 radius from ``centre``: numerals and ticks,
+    not the rim), as offsets (dx, dy) from ``centre``; measured once for :func:`_rotation` and
+    :func:`_mark_points`."""
     ys, xs = np.nonzero(marks)
     dx, dy = xs - centre[0], ys - centre[1]
     d2 = dx * dx + dy * dy
-    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)  # numerals and ticks, not the rim
-    if far.sum() < 10:
+    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
+    return dx[far].astype(np.float64), dy[far].astype(np.float64)
+
+
+def _rotation(offsets: tuple[np.ndarray, np.ndarray]) -> float:
+    """Turn of the dial (degrees clockwise) from the 30-degree symmetry of numerals and ticks
+    (``offsets``: :func:`_mark_offsets`)."""
+    dx, dy = offsets
+    if len(dx) < 10:
         return 0.0
-    clock = np.arctan2(dx[far], -dy[far])
+    clock = np.arctan2(dx, -dy)
     # Marks stand all round the dial: ink in only a few hour sectors (a stray fringe, a hand's
     # loose end, a logo) or without a clear 30-degree phase says nothing about a turn.
     sectors = np.unique(np.floor((np.degrees(clock) % 360.0 + 15.0) / 30.0).astype(int) % 12)
@@ -477,20 +488,14 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
     return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
 
 
-def _mark_points(
-    marks: np.ndarray, centre: tuple[float, float], radius: float
-) -> np.ndarray | None:
+def _mark_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
     """Where the dial's marks stand around each of the twelve hours, seen from the pivot: the ink
-    centroid (x, y relative to ``centre``) of the numerals and ticks near each hour, re-centred a
-    few times on its own direction. NaN where an hour shows no marks (a hand covers it); None
-    when the marks' zone holds almost no ink."""
-    ys, xs = np.nonzero(marks)
-    dx, dy = xs - centre[0], ys - centre[1]
-    d2 = dx * dx + dy * dy
-    far = (d2 >= (0.45 * radius) ** 2) & (d2 <= radius**2)
-    if far.sum() < 60:
+    centroid (x, y relative to the pivot) of the numerals and ticks near each hour (``offsets``:
+    :func:`_mark_offsets`), re-centred a few times on its own direction. NaN where an hour shows
+    no marks (a hand covers it); None when the marks' zone holds almost no ink."""
+    dx, dy = offsets
+    if len(dx) < 60:
         return None
-    dx, dy = dx[far].astype(np.float64), dy[far].astype(np.float64)
     ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
     pts = np.full((12, 2), np.nan)
     for k in range(12):
@@ -783,8 +788,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     # joining opposite marks cross; the thickest ink (a cap joined by a hand's tail) and two
     # hands' axes at a narrow angle can both miss it by several pixels, and a thin second hand
     # seen from a point beside it is lost.
-    marks = _mark_ink(scene.ink, scene.hands, radius)
-    points = _mark_points(marks, scene.pivot, MARK_ZONE * radius)
+    offsets = _mark_offsets(
+        _mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius
+    )
+    points = _mark_points(offsets)
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
     if mc is not None:
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
@@ -793,10 +800,12 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             alt = _look(rgb, mx, my, radius)
             if alt is not None:
                 scene = alt
-                marks = _mark_ink(scene.ink, scene.hands, radius)
-                points = _mark_points(marks, scene.pivot, MARK_ZONE * radius)
-    rays, pivot = scene.rays, scene.pivot
-    rotation = _rotation(marks, pivot, MARK_ZONE * radius)
+                offsets = _mark_offsets(
+                    _mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius
+                )
+                points = _mark_points(offsets)
+    rays = scene.rays
+    rotation = _rotation(offsets)
     to_dial = _angle_mapper(_mark_angles(points), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
