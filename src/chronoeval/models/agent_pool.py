@@ -196,40 +196,24 @@ class AgentPool:
             self._executors[i] = ex
         return ex
 
+    def _least_loaded(self) -> int:
+        """The worker with the fewest calls in flight (call with the lock held)."""
+        return min(range(self.workers), key=lambda k: (self._pending[k], k))
+
     def _route(self, task_name: str, request: Request) -> int:
         image = _first_image(request)
         with self._lock:
             if image is not None and (task_name, image) in self._home:
                 i = self._home[(task_name, image)]
             else:
-                i = min(range(self.workers), key=lambda k: (self._pending[k], k))
+                i = self._least_loaded()
                 if image is not None:
                     self._home[(task_name, image)] = i
             self._pending[i] += 1
         return i
 
-    def submit(self, task_name: str, request: Request) -> Future[str]:
-        i = self._route(task_name, request)
-        try:
-            fut = self._executor(i).submit(_in_dir, os.getcwd(), _answer, task_name, request)
-        except BaseException:
-            self._done(i, None)
-            raise
-        fut.add_done_callback(lambda f, i=i: self._done(i, f))
-        return fut
-
-    def _done(self, i: int, fut: Future[str] | None) -> None:
-        with self._lock:
-            self._pending[i] -= 1
-            if fut is not None and isinstance(fut.exception(), BrokenProcessPool):
-                self._executors[i] = None  # a dead worker: the next request starts a new one
-
-    def call(self, fn: Any, *args: Any) -> Future[Any]:
-        """``fn(*args)`` in the worker with the fewest calls in flight (``fn`` and ``args``
-        picklable; ``fn`` a module-level function)."""
-        with self._lock:
-            i = min(range(self.workers), key=lambda k: (self._pending[k], k))
-            self._pending[i] += 1
+    def _submit(self, i: int, fn: Any, *args: Any) -> Future[Any]:
+        """``fn(*args)`` in worker ``i`` (already counted in flight), run in the caller's cwd."""
         try:
             fut = self._executor(i).submit(_in_dir, os.getcwd(), fn, *args)
         except BaseException:
@@ -237,6 +221,27 @@ class AgentPool:
             raise
         fut.add_done_callback(lambda f, i=i: self._done(i, f))
         return fut
+
+    def submit(self, task_name: str, request: Request) -> Future[str]:
+        return self._submit(self._route(task_name, request), _answer, task_name, request)
+
+    def _done(self, i: int, fut: Future[Any] | None) -> None:
+        with self._lock:
+            self._pending[i] -= 1
+            if (
+                fut is not None
+                and not fut.cancelled()
+                and isinstance(fut.exception(), BrokenProcessPool)
+            ):
+                self._executors[i] = None  # a dead worker: the next request starts a new one
+
+    def call(self, fn: Any, *args: Any) -> Future[Any]:
+        """``fn(*args)`` in the worker with the fewest calls in flight (``fn`` and ``args``
+        picklable; ``fn`` a module-level function)."""
+        with self._lock:
+            i = self._least_loaded()
+            self._pending[i] += 1
+        return self._submit(i, fn, *args)
 
     async def answer(self, task_name: str, request: Request) -> str:
         return await asyncio.wrap_future(self.submit(task_name, request))
