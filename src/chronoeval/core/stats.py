@@ -38,16 +38,12 @@ def bootstrap_replicates(
     # seed, without holding an n_boot x n index matrix (2 GB at 100k items).
     chunk = max(1, min(n_boot, 5_000_000 // n))
     values_f = arr.astype(float) if statistic is None else arr
-    if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
-        idx = _resample_indices(n, n_boot, seed)
-        if statistic is None:
-            return values_f[idx].mean(axis=1)
-        if batch is not None:
-            return np.asarray(batch(idx), dtype=float)
-        return np.array([statistic(row) for row in idx], dtype=float)
     parts = []
     for start in range(0, n_boot, chunk):
-        idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
+        if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
+            idx = _resample_indices(n, n_boot, seed)
+        else:
+            idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
         if statistic is None:
             parts.append(values_f[idx].mean(axis=1))
         elif batch is not None:
