@@ -842,12 +842,16 @@ def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
     return math.degrees(math.atan2(d[0], -d[1])) % 360.0
 
 
-def _track_angle(t: _Track) -> float:
-    a = _axis_angle(t, AXIS_FROM * t.tip, t.tip - 2)
-    if a is not None:
-        return a
+def _pivot_angle(t: _Track) -> float:
+    """A ray's angle seen from the pivot over its outer part (no fitted axis), or its first
+    centre's bin where that part shows no ink."""
     a = _angle(t, 0.55 * t.tip, t.tip - 2)
     return a if a is not None else t.centres[0] * BIN_DEG
+
+
+def _track_angle(t: _Track) -> float:
+    a = _axis_angle(t, AXIS_FROM * t.tip, t.tip - 2)
+    return a if a is not None else _pivot_angle(t)
 
 
 def _mid_width(t: _Track, contrast: float) -> float:
@@ -940,8 +944,7 @@ def _distinct(rays: list[_Track]) -> list[_Track]:
     it crosses) can leave a second, shorter track along the same direction."""
     kept: list[tuple[_Track, float]] = []
     for t in rays:  # longest first
-        a = _angle(t, 0.55 * t.tip, t.tip - 2)  # seen from the pivot (a fragment has no axis)
-        a = a if a is not None else t.centres[0] * BIN_DEG
+        a = _pivot_angle(t)  # a fragment has no axis
         fragment = min(t.radii) > 0.6 * t.tip  # seen only near its own end
         if not fragment or all(abs((a - b + 180.0) % 360.0 - 180.0) > 3.0 for _, b in kept):
             kept.append((t, a))
@@ -1073,11 +1076,9 @@ def _identify(
     """Angles of (second or None, minute, hour) hands; the hour may come as two candidates.
     ``coloured``: two rays whose colours differ clearly."""
 
-    def full_angle(t: _Track) -> float:
-        # With hands on top of each other the inner part of a ray holds two hands' ink, so
-        # here the angle is the outer part's as seen from the pivot, not a fitted axis.
-        a = _angle(t, 0.55 * t.tip, t.tip - 2)
-        return a if a is not None else t.centres[0] * BIN_DEG
+    # With hands on top of each other the inner part of a ray holds two hands' ink, so here
+    # the angle is the outer part's as seen from the pivot, not a fitted axis.
+    full_angle = _pivot_angle
 
     def outer_angle(t: _Track, rho: float) -> float:
         a = _angle(t, rho + 2, t.tip - 2)
