@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import base64
 import io
+import json
 import math
 import os
 import subprocess
 import sys
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -151,3 +154,37 @@ def age_file(path: Path, seconds: int = 10) -> None:
     (its size unchanged, its times past the "racily clean" window)."""
     st = path.stat()
     os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + seconds * 1_000_000_000))
+
+
+def data_url(data: bytes, mime: str = "image/png") -> str:
+    return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
+
+
+def clock_parts(url: str, detail: str | None = None) -> list[dict[str, object]]:
+    """A chat-completions user content: the ClockQA question and one image."""
+    image: dict[str, object] = {"url": url}
+    if detail:
+        image["detail"] = detail
+    return [
+        {"type": "text", "text": "What time does the clock show?"},
+        {"type": "image_url", "image_url": image},
+    ]
+
+
+def plain_chat_answer(base: str, url: str, **settings: object) -> str:
+    """The answer ``chronoeval serve`` at ``base`` gives a bare urllib chat-completions body
+    asking about the image ``url`` (temperature 0, max_tokens 64 unless ``settings`` say)."""
+    body = {
+        "model": "random",
+        "messages": [{"role": "user", "content": clock_parts(url)}],
+        "temperature": 0,
+        "max_tokens": 64,
+        **settings,
+    }
+    req = urllib.request.Request(
+        base + "/chat/completions",
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return str(json.loads(resp.read())["choices"][0]["message"]["content"])

@@ -4,47 +4,14 @@ nobody here wrote builds them (its own JSON, headers and extra fields; content p
 
 from __future__ import annotations
 
-import base64
 import io
-import json
-import urllib.request
 
 import pytest
 from PIL import Image
 
-from helpers import tiny_clock_png
+from helpers import clock_parts, data_url, plain_chat_answer, tiny_clock_png
 
 openai = pytest.importorskip("openai")
-
-
-def _url(data: bytes, mime: str = "image/png") -> str:
-    return f"data:{mime};base64," + base64.b64encode(data).decode("ascii")
-
-
-def _parts(url: str, detail: str | None = None) -> list[dict[str, object]]:
-    image: dict[str, object] = {"url": url}
-    if detail:
-        image["detail"] = detail
-    return [
-        {"type": "text", "text": "What time does the clock show?"},
-        {"type": "image_url", "image_url": image},
-    ]
-
-
-def _plain_post(base: str, url: str) -> str:
-    body = {
-        "model": "random",
-        "messages": [{"role": "user", "content": _parts(url)}],
-        "temperature": 0,
-        "max_tokens": 64,
-    }
-    req = urllib.request.Request(
-        base + "/chat/completions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return json.loads(resp.read())["choices"][0]["message"]["content"]
 
 
 def test_the_sdk_gets_the_answers_a_plain_client_gets(serve) -> None:  # type: ignore[no-untyped-def]
@@ -52,12 +19,14 @@ def test_the_sdk_gets_the_answers_a_plain_client_gets(serve) -> None:  # type: i
     client = openai.OpenAI(base_url=server.url, api_key="unused", max_retries=0, timeout=30)
     jpeg = io.BytesIO()
     Image.open(io.BytesIO(tiny_clock_png(7))).convert("RGB").save(jpeg, "JPEG", quality=90)
-    urls = [_url(tiny_clock_png(i)) for i in range(3)] + [_url(jpeg.getvalue(), "image/jpeg")]
+    urls = [data_url(tiny_clock_png(i)) for i in range(3)] + [
+        data_url(jpeg.getvalue(), "image/jpeg")
+    ]
     got = []
     for url in urls + urls:  # each image twice: the second time from the server's memo
         resp = client.chat.completions.create(
             model="random",
-            messages=[{"role": "user", "content": _parts(url, detail="high")}],  # type: ignore[list-item]
+            messages=[{"role": "user", "content": clock_parts(url, detail="high")}],  # type: ignore[list-item]
             temperature=0,
             max_tokens=64,
         )
@@ -67,4 +36,4 @@ def test_the_sdk_gets_the_answers_a_plain_client_gets(serve) -> None:  # type: i
     assert len(set(got[:4])) > 1  # different images told apart (the answer follows the sha256)
     # ``detail`` and the SDK's own body and headers change nothing: a bare urllib body with the
     # same generation settings gets the same answers
-    assert [_plain_post(server.url, u) for u in urls] == got[:4]
+    assert [plain_chat_answer(server.url, u) for u in urls] == got[:4]

@@ -257,11 +257,13 @@ def request_from_openai(
     out: list[Message] = []
     inline: dict[str, bytes] = {}
     for i, m in enumerate(messages):
-        if not isinstance(m, dict) or m.get("role") not in ("system", "user", "assistant"):
-            raise ValueError(f"messages[{i}] needs a role of system, user or assistant")
+        role = m.get("role") if isinstance(m, dict) else None
+        role = "system" if role == "developer" else role  # OpenAI's newer name for it
+        if role not in ("system", "user", "assistant"):
+            raise ValueError(f"messages[{i}] needs a role of system, developer, user or assistant")
         content = m.get("content")
         if isinstance(content, str):
-            out.append(Message(m["role"], (TextPart(content),)))
+            out.append(Message(role, (TextPart(content),)))
             continue
         if not isinstance(content, list):
             raise ValueError(f"messages[{i}].content must be a string or a list of parts")
@@ -285,5 +287,5 @@ def request_from_openai(
                 parts.append(ImagePart(path, digest, mime))
             else:
                 raise ValueError(f"messages[{i}].content[{j}]: unsupported part type {kind!r}")
-        out.append(Message(m["role"], tuple(parts)))
+        out.append(Message(role, tuple(parts)))
     return Request(tuple(out), config, inline_images=inline)

@@ -1,5 +1,6 @@
-"""``chronoeval serve``: an OpenAI-compatible server (``/v1/chat/completions``, ``/v1/models``)
-in front of any task-bound backend (reference agents, baselines).
+"""``chronoeval serve``: an OpenAI-compatible server (``/v1/chat/completions``, ``/v1/models``,
+and ``/v1/responses`` translated to a chat completion: server/responses.py) in front of any
+task-bound backend (reference agents, baselines).
 
 Model ids are ``<backend spec>/<task>``, e.g. ``reference/clockqa``; with ``--task`` the bare spec
 works too. Bound to 127.0.0.1 unless told otherwise.
@@ -31,6 +32,7 @@ from chronoeval.models.base import Backend, BackendError
 from chronoeval.models.registry import make_backend
 from chronoeval.server.exposure import api_key_middleware, exposure_warning
 from chronoeval.server.payloads import DecodedImages
+from chronoeval.server.responses import ResponsesError, chat_body, response_body
 
 FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close", "null", "nomessage")
 
@@ -145,7 +147,8 @@ def create_app(
         return web.json_response({"object": "list", "data": data})
 
     async def chat(request: web.Request) -> web.StreamResponse:
-        arrived = time.monotonic()  # the latency runs from here: decoding the body is inside it
+        # the latency runs from here: decoding the body is inside it
+        arrived = request.get("arrived", time.monotonic())
         state["n"] += 1
         n = state["n"]
         entry: dict[str, Any] = {
@@ -182,7 +185,7 @@ def create_app(
                 request.transport.close()
                 return web.Response(status=500)
         try:
-            body = await request.json()
+            body = request["chat_body"] if "chat_body" in request else await request.json()
         except json.JSONDecodeError:
             return _error(400, "request body is not JSON")
         if not isinstance(body, dict) or not isinstance(body.get("messages"), list):
@@ -238,9 +241,28 @@ def create_app(
             resp.usage,
         )
 
+    async def responses(request: web.Request) -> web.StreamResponse:
+        """The Responses API, translated to and from a chat completion (server/responses.py)."""
+        request["arrived"] = time.monotonic()
+        try:
+            asked = await request.json()
+            request["chat_body"] = chat_body(asked)
+        except json.JSONDecodeError:
+            return _error(400, "request body is not JSON")
+        except ResponsesError as exc:
+            return _error(400, str(exc))
+        answer = await chat(request)
+        if answer.status != 200 or not isinstance(answer, web.Response):
+            return answer  # errors have the same shape on both routes
+        try:
+            return web.json_response(response_body(json.loads(answer.body), asked))  # type: ignore[arg-type]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return answer  # an injected protocol fault (malformed, empty, ...) passes as it is
+
     app = web.Application(client_max_size=64 * 1024**2)
     app.router.add_get("/v1/models", models)
     app.router.add_post("/v1/chat/completions", chat)
+    app.router.add_post("/v1/responses", responses)
 
     async def close_log(_app: web.Application) -> None:
         if log_fh is not None:
