@@ -286,7 +286,9 @@ _TIME_STATEMENT_RE = re.compile(
     r"(?:(?:shown|displayed|indicated|depicted|it\s+shows|on\s+(?:the|this)\s+(?:analog\s+)?"
     r"(?:clock|watch|dial)(?:\s+face)?|in\s+the\s+image)\s+)*(?:is|reads|=)\s*:?"
     r"|\b(?:the\s+)?(?:clock|watch)\s+(?:shows|reads|displays|indicates)\b(?:\s+the\s+time)?\s*:?"
-    r"|\b(?:final|time|reading)\s*[:=]",
+    r"|\b(?:final|time|reading)\s*[:=]"
+    # a model's own correction: "However, ... the correct interpretation is **12:15**"
+    r"|\b(?:the\s+)?correct\s+(?:interpretation|reading|answer)\s+(?:is|would\s+be)\s*:?",
     re.IGNORECASE,
 )
 _CORRECTION_RE = re.compile(

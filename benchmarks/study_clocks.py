@@ -1,0 +1,168 @@
+"""A published clock-reading study's own material, read in place: its faces and GPT-4o's replies.
+
+github.com/aMa2210/LLM_analog_clocks ("data and scripts for analyzing the ability of multimodal
+LLMs to read analog clocks") released, besides its generator scripts:
+
+- faces: four sets of 150 PNGs named ``HH_MM_SS.png`` (12-hour; ``12`` for noon/midnight) —
+  ``clock_distorted_2`` and ``clock_distorted_3`` (dials bent into blobs, thin hands),
+  ``clock_distorted_circle_dataset`` (a melted "Dalí" dial with a thick black rim and bent
+  numerals), ``clock_twisted_hands_dataset`` (a regular dial whose hands are curled lines);
+- replies: Excel sheets of GPT-4o's answers to "What time is shown on the clock in the given
+  image?" on those faces and on a plain matplotlib face set, each with the study's own
+  extraction of the time from the reply (column ``extracted_answer``) next to the truth.
+
+Nothing is copied into this repository (the study states no licence): the script reads a
+checkout of it. ``replies`` checks ClockQA's reply parser against the study's extraction, reply
+by reply, and scores GPT-4o with both; ``faces`` writes a labels CSV (and links) so that
+``bench_clock_reader.py --images`` reads the faces.
+
+    git clone https://github.com/aMa2210/LLM_analog_clocks /tmp/llmclk   # any way to get a checkout
+    pip install openpyxl                                                   # for the .xlsx sheets
+    python benchmarks/study_clocks.py replies --repo /tmp/llmclk
+    python benchmarks/study_clocks.py faces --repo /tmp/llmclk --out /tmp/llmclk_faces
+    python benchmarks/bench_clock_reader.py --images /tmp/llmclk_faces --labels /tmp/llmclk_faces/labels.csv
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import re
+import sys
+from pathlib import Path
+
+FACE_SETS = (
+    "clock_distorted_2",
+    "clock_distorted_3",
+    "clock_distorted_circle_dataset",
+    "clock_twisted_hands_dataset",
+)
+_NAME = re.compile(r"(\d{2})_(\d{2})_(\d{2})\.png")
+_TIME = re.compile(r"\s*(\d{1,2}):(\d{1,2})(?::(\d{1,2}))?\s*")
+
+
+def _clock(text: object) -> tuple[int, int, int | None] | None:
+    """``H:MM[:SS]`` (the sheets' truth and extraction columns) as (hour 1-12, minute, second)."""
+    m = _TIME.fullmatch(str(text))
+    if m is None:
+        return None
+    return (int(m[1]) % 12 or 12, int(m[2]), int(m[3]) if m[3] is not None else None)
+
+
+def reply_sheets(repo: Path) -> list[Path]:
+    """Every sheet with the truth, a whole-clock reply and the study's extraction of it."""
+    return sorted(
+        p
+        for p in repo.rglob("*.xlsx")
+        if {"answer", "extracted_answer"} <= set(_header(p))
+        and ({"answer_raw", "answer-gpt"} & set(_header(p)))
+    )
+
+
+def _header(path: Path) -> list[str]:
+    import openpyxl
+
+    sheet = openpyxl.load_workbook(path, read_only=True).worksheets[0]
+    return [str(c) for c in next(sheet.iter_rows(values_only=True))]
+
+
+def reply_rows(path: Path) -> list[tuple[str, str, str]]:
+    """(truth, reply, study's extraction) per row of a reply sheet."""
+    import openpyxl
+
+    rows = list(
+        openpyxl.load_workbook(path, read_only=True).worksheets[0].iter_rows(values_only=True)
+    )
+    head = [str(c) for c in rows[0]]
+    reply = head.index("answer_raw") if "answer_raw" in head else head.index("answer-gpt")
+    truth, theirs = head.index("answer"), head.index("extracted_answer")
+    return [
+        (str(r[truth]), str(r[reply]), str(r[theirs])) for r in rows[1:] if r[reply] is not None
+    ]
+
+
+def replies(repo: Path) -> int:
+    from chronoeval.suites.lost_in_time.answers import ClockTime
+    from chronoeval.suites.lost_in_time.parsing import parse_clock_answer
+
+    print(
+        "| sheet | replies | parser = study's extraction | GPT-4o hour:minute, our parser | same, study's extraction |"
+    )
+    print("|---|---|---|---|---|")
+    differ = []
+    totals = [0, 0]
+    for sheet in reply_sheets(repo):
+        n = agree = ours_right = theirs_right = 0
+        for truth, reply, extracted in reply_rows(sheet):
+            gold = _clock(truth)
+            theirs = _clock(extracted)
+            parsed = parse_clock_answer(reply)
+            ours = (
+                (parsed.hour, parsed.minute, parsed.second)
+                if isinstance(parsed, ClockTime)
+                else None
+            )
+            same = (ours is None) == (theirs is None) and (
+                ours is None
+                or theirs is None
+                or (ours[:2] == theirs[:2] and theirs[2] in (None, ours[2]))
+            )
+            n += 1
+            agree += same
+            ours_right += bool(gold and ours and ours[:2] == gold[:2])
+            theirs_right += bool(gold and theirs and theirs[:2] == gold[:2])
+            if not same:
+                differ.append((sheet.relative_to(repo), truth, extracted, parsed, reply))
+        totals[0] += n
+        totals[1] += agree
+        print(
+            f"| {sheet.relative_to(repo)} | {n} | {agree} | {ours_right} ({ours_right / n:.1%}) "
+            f"| {theirs_right} ({theirs_right / n:.1%}) |"
+        )
+    print(f"\nparser = study's extraction on {totals[1]}/{totals[0]} replies; where they differ:")
+    for sheet, truth, extracted, parsed, reply in differ:
+        print(f"- {sheet} (truth {truth}): study {extracted!r}, parser {parsed}: {reply!r}")
+    return 0
+
+
+def faces(repo: Path, out: Path) -> int:
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    for group in FACE_SETS:
+        folder = repo / group
+        if not folder.is_dir():
+            sys.exit(f"{folder}: not found (is --repo a checkout of aMa2210/LLM_analog_clocks?)")
+        for path in sorted(folder.glob("*.png")):
+            m = _NAME.fullmatch(path.name)
+            if m is None:
+                sys.exit(f"{path}: name is not HH_MM_SS.png")
+            link = out / f"{group}__{path.name}"
+            if not link.exists():
+                link.symlink_to(path.resolve())
+            rows.append((link.name, f"{int(m[1])}:{m[2]}:{m[3]}", group))
+    with (out / "labels.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["file", "time", "group"])
+        writer.writerows(rows)
+    print(f"{len(rows)} faces, labels in {out / 'labels.csv'}")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    r = sub.add_parser(
+        "replies", help="ClockQA's parser on GPT-4o's replies vs the study's extraction"
+    )
+    r.add_argument("--repo", type=Path, required=True)
+    f = sub.add_parser("faces", help="labels CSV + links for bench_clock_reader.py --images")
+    f.add_argument("--repo", type=Path, required=True)
+    f.add_argument("--out", type=Path, required=True)
+    args = parser.parse_args()
+    if args.what == "replies":
+        return replies(args.repo)
+    return faces(args.repo, args.out)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
