@@ -9,6 +9,7 @@ import math
 import os
 import subprocess
 import sys
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -171,6 +172,19 @@ def clock_parts(url: str, detail: str | None = None) -> list[dict[str, object]]:
     ]
 
 
+def post_json(url: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    """POST a JSON body with urllib (a client nobody can accuse of our client's habits):
+    (HTTP status, the JSON reply), error statuses included."""
+    req = urllib.request.Request(
+        url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
+    )
+    try:
+        with urllib.request.urlopen(req, timeout=30) as resp:
+            return resp.status, json.loads(resp.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
 def plain_chat_answer(base: str, url: str, **settings: object) -> str:
     """The answer ``chronoeval serve`` at ``base`` gives a bare urllib chat-completions body
     asking about the image ``url`` (temperature 0, max_tokens 64 unless ``settings`` say)."""
@@ -181,10 +195,6 @@ def plain_chat_answer(base: str, url: str, **settings: object) -> str:
         "max_tokens": 64,
         **settings,
     }
-    req = urllib.request.Request(
-        base + "/chat/completions",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    with urllib.request.urlopen(req, timeout=30) as resp:
-        return str(json.loads(resp.read())["choices"][0]["message"]["content"])
+    status, reply = post_json(base + "/chat/completions", body)
+    assert status == 200, reply
+    return str(reply["choices"][0]["message"]["content"])

@@ -6,17 +6,14 @@ must get the same answer as on ``/v1/chat/completions``."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.error
-import urllib.request
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from chronoeval.server.responses import ResponsesError, chat_body, response_body
-from helpers import clock_parts, data_url, plain_chat_answer, tiny_clock_png
+from helpers import clock_parts, data_url, plain_chat_answer, post_json, tiny_clock_png
 
 QUESTION = "What time does the clock show?"
 
@@ -34,16 +31,7 @@ def _responses_input(url: str) -> list[dict[str, Any]]:
 
 
 def _post(base: str, body: dict[str, Any]) -> tuple[int, dict[str, Any]]:
-    req = urllib.request.Request(
-        base + "/responses",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-    )
-    try:
-        with urllib.request.urlopen(req, timeout=30) as resp:
-            return resp.status, json.loads(resp.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
+    return post_json(base + "/responses", body)
 
 
 def test_the_sdk_responses_api_gets_the_chat_answers(serve) -> None:  # type: ignore[no-untyped-def]

@@ -117,22 +117,12 @@ def test_timeagent_through_serve(serve, tmp_path: Path, mode: str) -> None:
 
 
 def test_serve_passes_tool_bodies_only_to_backends_that_speak_them(serve) -> None:
-    import urllib.error
-    import urllib.request
+    from helpers import post_json
 
     server = serve("--model", "span-speaker", "--model", "reference")
 
     def post(body: dict) -> tuple[int, dict]:
-        req = urllib.request.Request(
-            server.url + "/chat/completions",
-            data=json.dumps(body).encode(),
-            headers={"Content-Type": "application/json"},
-        )
-        try:
-            with urllib.request.urlopen(req, timeout=30) as resp:
-                return resp.status, json.loads(resp.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read())
+        return post_json(server.url + "/chat/completions", body)
 
     q = "Today is July 1, 2000 in the Gregorian calendar. What is the date 3 days after today, in the Hebrew calendar?"
     status, data = post(
