@@ -17,7 +17,7 @@ by reply, and scores GPT-4o with both; ``faces`` writes a labels CSV (and links)
 ``bench_clock_reader.py --images`` reads the faces.
 
     git clone https://github.com/aMa2210/LLM_analog_clocks /tmp/llmclk   # any way to get a checkout
-    pip install openpyxl                                                   # for the .xlsx sheets
+    pip install -e ".[clockbench]"                                         # openpyxl, for the .xlsx sheets
     python benchmarks/study_clocks.py replies --repo /tmp/llmclk
     python benchmarks/study_clocks.py faces --repo /tmp/llmclk --out /tmp/llmclk_faces
     python benchmarks/bench_clock_reader.py --images /tmp/llmclk_faces --labels /tmp/llmclk_faces/labels.csv
