@@ -195,3 +195,13 @@ def test_a_developer_message_is_a_system_message(serve) -> None:  # type: ignore
             )
         )
     assert answers[0] == answers[1]
+
+
+def test_a_route_not_served_gets_one_line_naming_what_is(serve) -> None:  # type: ignore[no-untyped-def]
+    server = serve("--model", "random", "--task", "clockqa")
+    status, body = post_json(server.url + "/completions", {"model": "random", "prompt": "Hi"})
+    assert status == 404
+    assert body["error"]["message"] == (
+        "chronoeval serve answers POST /v1/chat/completions, POST /v1/responses and "
+        "GET /v1/models, not POST /v1/completions"
+    )

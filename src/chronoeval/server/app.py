@@ -264,6 +264,16 @@ def create_app(
     app.router.add_post("/v1/chat/completions", chat)
     app.router.add_post("/v1/responses", responses)
 
+    async def elsewhere(request: web.Request) -> web.Response:
+        return _error(
+            404,
+            f"chronoeval serve answers POST /v1/chat/completions, POST /v1/responses and "
+            f"GET /v1/models, not {request.method} {request.path}",
+            "not_found",
+        )
+
+    app.router.add_route("*", "/{tail:.*}", elsewhere)
+
     async def close_log(_app: web.Application) -> None:
         if log_fh is not None:
             log_fh.close()
