@@ -1,4 +1,4 @@
-"""A published clock-reading study's own material, read in place: its faces and GPT-4o's replies.
+"""Clock-reading studies' own released material, read in place: faces, photos and GPT-4o's replies.
 
 github.com/aMa2210/LLM_analog_clocks ("data and scripts for analyzing the ability of multimodal
 LLMs to read analog clocks") released, besides its generator scripts:
@@ -11,8 +11,13 @@ LLMs to read analog clocks") released, besides its generator scripts:
   image?" on those faces and on a plain matplotlib face set, each with the study's own
   extraction of the time from the reply (column ``extracted_answer``) next to the truth.
 
-Nothing is copied into this repository (the study states no licence): the script reads a
-checkout of it. ``replies`` checks ClockQA's reply parser against the study's extraction, reply
+github.com/charigyang/itsabouttime ("It's About Time: Analog Clock Reading in the Wild",
+Yang et al., ACCV 2022) released, in ``data/demo``, 17 frames of clocks in films (from "The
+Clock" supercut, labelled in ``data/movies_final.csv`` with the hour and minute shown): real
+photographs of real clocks, cropped to the clock.
+
+Nothing is copied into this repository (neither states a licence for the data): the script reads
+checkouts. ``replies`` checks ClockQA's reply parser against the study's extraction, reply
 by reply, and scores GPT-4o with both; ``faces`` writes a labels CSV (and links) so that
 ``bench_clock_reader.py --images`` reads the faces.
 
@@ -21,6 +26,9 @@ by reply, and scores GPT-4o with both; ``faces`` writes a labels CSV (and links)
     python benchmarks/study_clocks.py replies --repo /tmp/llmclk
     python benchmarks/study_clocks.py faces --repo /tmp/llmclk --out /tmp/llmclk_faces
     python benchmarks/bench_clock_reader.py --images /tmp/llmclk_faces --labels /tmp/llmclk_faces/labels.csv
+    git clone https://github.com/charigyang/itsabouttime /tmp/itat
+    python benchmarks/study_clocks.py movies --repo /tmp/itat --out /tmp/itat_frames
+    python benchmarks/bench_clock_reader.py --images /tmp/itat_frames --labels /tmp/itat_frames/labels.csv
 """
 
 from __future__ import annotations
@@ -148,6 +156,35 @@ def faces(repo: Path, out: Path) -> int:
     return 0
 
 
+def movies(repo: Path, out: Path) -> int:
+    """Links and a labels CSV (``H:MM``) for the film frames of ``data/demo``."""
+    table = repo / "data" / "movies_final.csv"
+    demo = repo / "data" / "demo"
+    if not table.is_file() or not demo.is_dir():
+        sys.exit(f"{repo}: no data/movies_final.csv and data/demo (a checkout of itsabouttime?)")
+    out.mkdir(parents=True, exist_ok=True)
+    rows = []
+    with table.open(newline="") as fh:
+        for line, row in enumerate(csv.DictReader(fh), start=2):
+            path = demo / row["file_name"]
+            if not path.is_file():
+                continue  # the table labels 1,243 frames; 17 of them are released in data/demo
+            try:
+                hour, minute = int(row["hour"]), int(row["minute"])
+            except (KeyError, ValueError):
+                sys.exit(f"{table}:{line}: fields 'hour' and 'minute' must be integers")
+            link = out / f"movie_{line:04d}.png"
+            if not link.exists():
+                link.symlink_to(path.resolve())
+            rows.append((link.name, f"{hour % 12 or 12}:{minute:02d}", "movie_frame"))
+    with (out / "labels.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["file", "time", "group"])
+        writer.writerows(rows)
+    print(f"{len(rows)} frames, labels in {out / 'labels.csv'}")
+    return 0
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = parser.add_subparsers(dest="what", required=True)
@@ -158,9 +195,14 @@ def main() -> int:
     f = sub.add_parser("faces", help="labels CSV + links for bench_clock_reader.py --images")
     f.add_argument("--repo", type=Path, required=True)
     f.add_argument("--out", type=Path, required=True)
+    m = sub.add_parser("movies", help="labels CSV + links for itsabouttime's film frames")
+    m.add_argument("--repo", type=Path, required=True)
+    m.add_argument("--out", type=Path, required=True)
     args = parser.parse_args()
     if args.what == "replies":
         return replies(args.repo)
+    if args.what == "movies":
+        return movies(args.repo, args.out)
     return faces(args.repo, args.out)
 
 
