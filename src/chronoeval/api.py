@@ -548,29 +548,36 @@ def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
     plain = json.JSONEncoder().encode
     unicode = json.JSONEncoder(ensure_ascii=False).encode
     rows = [r.to_json() for r in records]
+    from chronoeval.engine.sample_lines import encode as encode_once
+
+    once = encode_once(rows)  # the same lines and columns, each value encoded once
     tmp = run_dir / "samples.jsonl.tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write("".join([line(row) + "\n" for row in rows]))
+        if once is not None:
+            fh.write("".join([text + "\n" for text in once[0]]))
+        else:
+            fh.write("".join([line(row) + "\n" for row in rows]))
     os.replace(tmp, run_dir / "samples.jsonl")
     import pyarrow.parquet as pq
 
     from chronoeval.engine.arrow_columns import table as arrow_table
 
+    cols = once[1] if once is not None else {}
     table = arrow_table(  # pa.table's result without pyarrow importing pandas
         {
             "item_id": [r["item_id"] for r in rows],
             "task": [r["task"] for r in rows],
             "status": [r["status"] for r in rows],
-            "target": [as_str(r["target"]) for r in rows],
+            "target": cols.get("target") or [as_str(r["target"]) for r in rows],
             "response": [r["response"] for r in rows],
-            "answer": [as_str(r["answer"]) for r in rows],
+            "answer": cols.get("answer") or [as_str(r["answer"]) for r in rows],
             "error": [r["error"] for r in rows],
-            "scores": [plain(r["scores"]) for r in rows],
+            "scores": cols.get("scores") or [plain(r["scores"]) for r in rows],
             "latency_s": [r["latency_s"] for r in rows],
-            "metadata": [as_str(r["metadata"]) for r in rows],
+            "metadata": cols.get("metadata") or [as_str(r["metadata"]) for r in rows],
             "reasoning": [r.get("reasoning") for r in rows],
-            "prompt": [unicode(r.get("prompt")) for r in rows],
-            "usage": [plain(r.get("usage") or {}) for r in rows],
+            "prompt": cols.get("prompt") or [unicode(r.get("prompt")) for r in rows],
+            "usage": cols.get("usage") or [plain(r.get("usage") or {}) for r in rows],
         }
     )
     pq.write_table(table, run_dir / "samples.parquet")
