@@ -15,7 +15,21 @@ from chronoeval.api import write_samples
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine import sample_lines
 
-ODD = ["", "a", "é", "日本", "\x7f", "\x01", "\n\t", '"q"', "\\u00e9", "\\", "\u2028", "😀", "a\x7fb"]
+ODD = [
+    "",
+    "a",
+    "é",
+    "日本",
+    "\x7f",
+    "\x01",
+    "\n\t",
+    '"q"',
+    "\\u00e9",
+    "\\",
+    "\u2028",
+    "😀",
+    "a\x7fb",
+]
 
 
 class Tag(str):
@@ -68,7 +82,7 @@ def _records(seed: int, n: int = 300) -> list[SampleRecord]:
                 rng.choice([None, 0.25, 1.3e-6, float("nan")]),
                 rng.choice([{}, {"prompt_tokens": 3}, {"é": 1}]),
                 rng.choice([None, [{"tool": "python", "out": rng.choice(ODD)}]]),
-                rng.choice([None, "", "thought 日 \"q\""]),
+                rng.choice([None, "", 'thought 日 "q"']),
                 rng.choice([None, prompt]),
             )
         )
