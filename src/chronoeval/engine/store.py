@@ -162,7 +162,7 @@ class RunStore:
                     text,
                     error,
                     o["latency_s"],
-                    json.dumps(o["usage"] or {}),
+                    json.dumps(o["usage"]) if o["usage"] else "{}",  # json.dumps({}) is "{}"
                     o["finish_reason"],
                     o["attempts"],
                     now,
@@ -189,7 +189,7 @@ class RunStore:
                 r[4],
                 r[5],
                 r[6],
-                json.loads(r[7]),
+                json.loads(r[7]) if r[7] != "{}" else {},  # a new empty dict, as loads gives
                 r[8],
                 r[9],
                 json.loads(r[11]) if r[11] else None,
