@@ -104,8 +104,14 @@ def _resample_counts(n: int, n_boot: int, seed: int) -> np.ndarray:
     counts = _COUNTS_CACHE.pop(key, None)
     if counts is None:
         idx = _resample_indices(n, n_boot, seed)
-        flat = (idx + (np.arange(n_boot, dtype=idx.dtype) * n)[:, None]).ravel()
-        counts = np.bincount(flat, minlength=n_boot * n).reshape(n_boot, n).astype(np.float64)
+        counts = np.empty((n_boot, n), dtype=np.float64)
+        rows = 64  # resamples counted together: their temporaries stay in the cache
+        offsets = (np.arange(rows, dtype=idx.dtype) * n)[:, None]
+        for start in range(0, n_boot, rows):
+            part = idx[start : start + rows]
+            k = len(part)
+            flat = (part + offsets[:k]).ravel()
+            counts[start : start + k] = np.bincount(flat, minlength=k * n).reshape(k, n)
         counts.flags.writeable = False
     if counts.size <= _INDEX_CACHE_MAX:
         _COUNTS_CACHE[key] = counts  # most recently used last

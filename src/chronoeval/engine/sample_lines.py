@@ -8,14 +8,11 @@ seven ``json.JSONEncoder.encode`` calls per record pays Python set-up around the
 
 :func:`encode` gives the same strings with less work:
 
-- each column value is encoded once, by a C encoder made once per option set
-  (:func:`encoder`: ``json``'s own ``c_make_encoder`` with the options ``JSONEncoder`` would give
-  it, so the same text);
-- the line is assembled from its fields' encodings (``{"k": v, ...}`` with ``json``'s default
-  separators), reusing a column's text where it is the line's text too: always for the prompt
-  (same options), and for the ASCII-escaped columns when their text holds no ``\\u`` escape
-  (then no string in the value had a character the two ``ensure_ascii`` settings write
-  differently); anything else in the line is encoded on its own.
+- every value is encoded by a C encoder made once per option set (:func:`encoder`: ``json``'s
+  own ``c_make_encoder`` with the arguments ``JSONEncoder`` would give it, so the same text);
+- the prompt, the largest field and the line's last, is encoded once: its column's text (the same
+  options as the line's, and no ``default`` needed) ends the line, after the line of the other
+  fields.
 
 Where a column cannot be encoded (a value ``json`` refuses), :func:`encode` returns None and the
 caller writes both files the general way, failing as it always did.
@@ -26,7 +23,6 @@ from __future__ import annotations
 
 import json
 import json.encoder as _json_encoder
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -71,23 +67,8 @@ _line = encoder(ensure_ascii=False, default=str)
 _as_str = encoder(default=str)
 _plain = encoder()
 _unicode = encoder(ensure_ascii=False)
-_esc_unicode: Callable[[str], str] = getattr(_json_encoder, "c_encode_basestring", None) or (
-    _json_encoder.py_encode_basestring
-)
-
 COLUMNS = ("target", "answer", "scores", "metadata", "prompt", "usage")
 """The Parquet columns that hold a field's JSON text."""
-
-
-def _value(v: Any) -> str:
-    """``v`` as the line's encoder writes it."""
-    if type(v) is str:
-        return _esc_unicode(v)
-    if v is None:
-        return "null"
-    if type(v) is float and math.isfinite(v):
-        return float.__repr__(v)
-    return _line(v)
 
 
 def encode(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, list[str]]] | None:
@@ -107,32 +88,22 @@ def _encode(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, list[str]]
     targets, answers, scores_col = cols["target"], cols["answer"], cols["scores"]
     metas, prompts, usages = cols["metadata"], cols["prompt"], cols["usage"]
     for row in rows:
-        reuse = {
-            "target": _as_str(row["target"]),
-            "answer": _as_str(row["answer"]),
-            "scores": _plain(row["scores"]),
-            "metadata": _as_str(row["metadata"]),
-        }
-        usage = row.get("usage")
-        usage_text = _plain(usage or {})
-        prompt_text = _unicode(row.get("prompt"))
-        targets.append(reuse["target"])
-        answers.append(reuse["answer"])
-        scores_col.append(reuse["scores"])
-        metas.append(reuse["metadata"])
+        targets.append(_as_str(row["target"]))
+        answers.append(_as_str(row["answer"]))
+        scores_col.append(_plain(row["scores"]))
+        metas.append(_as_str(row["metadata"]))
+        usages.append(_plain(row.get("usage") or {}))
+        prompt = row.get("prompt")
+        prompt_text = _unicode(prompt)
         prompts.append(prompt_text)
-        usages.append(usage_text)
-        if usage:
-            reuse["usage"] = usage_text
-        parts = []
-        for k, v in row.items():
-            if type(k) is not str:
-                return None
-            text = reuse.get(k)
-            if text is not None and "\\u" in text:
-                text = None  # a character the two ensure_ascii settings may write differently
-            if k == "prompt" and v:
-                text = prompt_text  # the same options: the same text
-            parts.append(f"{_esc_unicode(k)}: {_value(v) if text is None else text}")
-        lines.append("{" + ", ".join(parts) + "}")
+        if prompt and len(row) > 1 and next(reversed(row)) == "prompt":
+            # the prompt is the line's last field, written with the same options as its column
+            del row["prompt"]
+            try:
+                head = _line(row)
+            finally:
+                row["prompt"] = prompt  # back in its place, the last
+            lines.append(f'{head[:-1]}, "prompt": {prompt_text}}}')
+        else:
+            lines.append(_line(row))
     return lines, cols
