@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import json.encoder as _json_encoder
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -67,6 +68,8 @@ _line = encoder(ensure_ascii=False, default=str)
 _as_str = encoder(default=str)
 _plain = encoder()
 _unicode = encoder(ensure_ascii=False)
+_esc_unicode: Callable[[str], str] = _json_encoder.encode_basestring  # C where there is C
+
 COLUMNS = ("target", "answer", "scores", "metadata", "prompt", "usage")
 """The Parquet columns that hold a field's JSON text."""
 
@@ -82,21 +85,74 @@ def encode(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, list[str]]]
         return None
 
 
+_STANDARD = (
+    "item_id",
+    "task",
+    "status",
+    "target",
+    "response",
+    "answer",
+    "error",
+    "scores",
+    "latency_s",
+    "usage",
+    "metadata",
+    "prompt",
+)
+"""A record's fields in ``SampleRecord.to_json`` order, with a prompt and no turns or reasoning."""
+
+
+def _text(v: Any) -> str:
+    """``v`` as the line's encoder writes it (strings, None and finite floats without a call)."""
+    if type(v) is str:
+        return _esc_unicode(v)
+    if v is None:
+        return "null"
+    if type(v) is float and math.isfinite(v):
+        return float.__repr__(v)  # what the C encoder writes for a finite float
+    return _line(v)
+
+
+def _reused(column_text: str, v: Any) -> str:
+    """The line's text of ``v`` from its ASCII-escaped column text: the same text unless a string
+    in ``v`` holds a character the two ``ensure_ascii`` settings write differently, which the
+    column text then shows as a ``\\u`` escape (checked conservatively; else encoded anew)."""
+    return column_text if "\\u" not in column_text else _line(v)
+
+
 def _encode(rows: list[dict[str, Any]]) -> tuple[list[str], dict[str, list[str]]] | None:
     lines: list[str] = []
     cols: dict[str, list[str]] = {c: [] for c in COLUMNS}
     targets, answers, scores_col = cols["target"], cols["answer"], cols["scores"]
     metas, prompts, usages = cols["metadata"], cols["prompt"], cols["usage"]
     for row in rows:
-        targets.append(_as_str(row["target"]))
-        answers.append(_as_str(row["answer"]))
-        scores_col.append(_plain(row["scores"]))
-        metas.append(_as_str(row["metadata"]))
-        usages.append(_plain(row.get("usage") or {}))
-        prompt = row.get("prompt")
+        target, answer, scores = row["target"], row["answer"], row["scores"]
+        metadata, usage, prompt = row["metadata"], row.get("usage"), row.get("prompt")
+        target_text = _as_str(target)
+        answer_text = _as_str(answer)
+        scores_text = _plain(scores)
+        metadata_text = _as_str(metadata)
+        usage_text = _plain(usage or {})
         prompt_text = _unicode(prompt)
+        targets.append(target_text)
+        answers.append(answer_text)
+        scores_col.append(scores_text)
+        metas.append(metadata_text)
         prompts.append(prompt_text)
-        if prompt and len(row) > 1 and next(reversed(row)) == "prompt":
+        usages.append(usage_text)
+        if tuple(row) == _STANDARD and prompt:
+            # the line from its fields' texts, json's default separators, the columns' reused
+            lines.append(
+                f'{{"item_id": {_text(row["item_id"])}, "task": {_text(row["task"])}, '
+                f'"status": {_text(row["status"])}, "target": {_reused(target_text, target)}, '
+                f'"response": {_text(row["response"])}, '
+                f'"answer": {_reused(answer_text, answer)}, "error": {_text(row["error"])}, '
+                f'"scores": {_reused(scores_text, scores)}, '
+                f'"latency_s": {_text(row["latency_s"])}, '
+                f'"usage": {_reused(usage_text, usage) if usage else _text(usage)}, '
+                f'"metadata": {_reused(metadata_text, metadata)}, "prompt": {prompt_text}}}'
+            )
+        elif prompt and len(row) > 1 and next(reversed(row)) == "prompt":
             # the prompt is the line's last field, written with the same options as its column
             del row["prompt"]
             try:
