@@ -486,14 +486,18 @@ def score_records(
             items = Shard.from_json(config["shard"]).select(items)
         records = []
         for item in items:
-            req = item_request(item, generation, None, tconf.get("request_options"))
             key = memo.keys.get((name, item.id)) if memo is not None else None
-            resp = stored.get(key or req.key(tconf["backend_identity"]))
+            if key is None:
+                req = item_request(item, generation, None, tconf.get("request_options"))
+                key, messages = req.key(tconf["backend_identity"]), req.messages
+            else:  # the key the run asked with; the messages item_request would give
+                messages = with_system_prompt(item.messages, generation.system_prompt)
+            resp = stored.get(key)
             if memo is not None:
                 records.append(memo.record(task, item, resp, _record))
             else:
                 records.append(_record(task, item, resp))
-            records[-1].prompt = prompt_record(req.messages)
+            records[-1].prompt = prompt_record(messages)
         counts = {
             s: sum(r.status == s for r in records)
             for s in ("answered", "no_answer", "error", "missing")
