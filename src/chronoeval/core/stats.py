@@ -33,7 +33,7 @@ def bootstrap_replicates(
     n = len(arr)
     if n < 2:
         return None
-    rng = np.random.default_rng(seed)
+    rng = None  # drawn from only in chunks (a one-draw matrix is _resample_indices')
     # Resamples are drawn in chunks of rows: the same numbers as one (n_boot, n) draw from this
     # seed, without holding an n_boot x n index matrix (2 GB at 100k items).
     chunk = max(1, min(n_boot, 5_000_000 // n))
@@ -47,6 +47,7 @@ def bootstrap_replicates(
         if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
             idx = _resample_indices(n, n_boot, seed)
         else:
+            rng = np.random.default_rng(seed) if rng is None else rng
             idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
         if statistic is None:
             parts.append(values_f[idx].mean(axis=1))
