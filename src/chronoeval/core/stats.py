@@ -42,7 +42,7 @@ def bootstrap_replicates(
     if statistic is None and chunk >= n_boot and _exact_integer_sums(values_f, n):
         # integer values: each resample's sum is exact in any order, so the resample counts
         # times the values give the gathered means' very numbers (``_resample_counts``)
-        return np.einsum("ij,j->i", _resample_counts(n, n_boot, seed), values_f) / n
+        return _rows_dot(_resample_counts(n, n_boot, seed), values_f) / n
     for start in range(0, n_boot, chunk):
         if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
             idx = _resample_indices(n, n_boot, seed)
@@ -79,6 +79,16 @@ def _resample_indices(n: int, n_boot: int, seed: int) -> np.ndarray:
 
 
 _COUNTS_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _rows_dot(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each row of ``counts`` dotted with ``values``: ``np.vecdot`` (NumPy 2; one thread, 2-3
+    times faster here than ``einsum``, whose loop this replaces where it is missing; ``matmul``
+    would hand it to a threaded BLAS, which on a loaded 2-core machine was 20 times slower)."""
+    vecdot = getattr(np, "vecdot", None)
+    if vecdot is None:  # pragma: no cover - NumPy 1
+        return np.einsum("ij,j->i", counts, values)
+    return vecdot(counts, values)
 
 
 def _exact_integer_sums(values: np.ndarray, n: int) -> bool:
