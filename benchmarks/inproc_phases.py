@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -91,6 +92,7 @@ def main() -> None:
             cells = [line.rsplit(" ", 1) for line in out if line.strip()]
             body = ", ".join(f"{k} {float(v):.1f}" for k, v in cells)
             print(f"round {rnd + 1} {src} (load {load:.1f}): CPU ms per run: {body}")
+    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
