@@ -4,7 +4,9 @@ Each round runs, in a rotating order and each in a fresh process: ``api.run`` of
 ``constant`` backend on the same ClockQA items with the ``--before`` tree, the same with the
 ``--after`` tree (each process: one warm-up run, then ``--runs`` timed runs, the median kept), and
 Inspect's in-process mockllm (``inspect_same_items.py``) when inspect_ai is importable. It prints
-each figure with the load average, and the ratios to Inspect.
+each figure with the load average, and the ratios to Inspect: of wall-clock rates, and of
+rates per second of the process's CPU (``time.process_time``, all its threads), which a loaded
+shared machine moves less.
 
     git -C /work/main archive 5c59f41 src benchmarks | tar -x -C /tmp/before
     python benchmarks/bench_inproc_ab.py --before /tmp/before/src --after src --n 2000 --rounds 3
@@ -32,15 +34,17 @@ from pathlib import Path
 from chronoeval import api
 n, runs, data = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
 tmp = Path(tempfile.mkdtemp(prefix="inproc-ab-"))
-rates = []
+rates, cpu_rates = [], []
 for i in range(runs + 1):
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     res = api.run(["clockqa"], "constant:10:10:00", data=data, run_dir=tmp / f"r{i}",
                   progress=False, plots=False, concurrency=64)
-    wall = time.perf_counter() - start
+    wall, cpu = time.perf_counter() - start, time.process_time() - cpu
     assert res.results["tasks"]["clockqa"]["counts"]["answered"] == n
     if i:
         rates.append(n / wall)
+        cpu_rates.append(n / cpu)
+print("cpu", statistics.median(cpu_rates))
 print(statistics.median(rates))
 """
 
@@ -63,7 +67,9 @@ def main() -> None:
     env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp / "cache")}
     root = generate_clockqa(args.after, args.n, env)
 
-    def tree(src: Path) -> float:
+    cpu_rate: dict[str, float] = {}  # the last figure's items per second of the process's CPU
+
+    def tree(name: str, src: Path) -> float:
         out = subprocess.run(
             [sys.executable, "-c", CHILD, str(args.n), str(args.runs), root],
             env={**env, "PYTHONPATH": str(src.resolve())},
@@ -71,6 +77,7 @@ def main() -> None:
             text=True,
             check=True,
         ).stdout.split()
+        cpu_rate[name] = float(out[out.index("cpu") + 1])
         return float(out[-1])
 
     def inspect() -> float:
@@ -81,13 +88,18 @@ def main() -> None:
             text=True,
             check=True,
         ).stdout.split()
+        cpu_rate["inspect"] = float(out[out.index("cpu") + 2].removesuffix("/s-cpu"))
         return float(out[-1].rstrip("/s"))
 
-    paths = {"before": lambda: tree(args.before), "after": lambda: tree(args.after)}
+    paths = {
+        "before": lambda: tree("before", args.before),
+        "after": lambda: tree("after", args.after),
+    }
     if importlib.util.find_spec("inspect_ai") is not None:
         paths["inspect"] = inspect
     names = list(paths)
     got_all: dict[str, list[float]] = {k: [] for k in names}
+    cpu_all: dict[str, list[float]] = {k: [] for k in names}
     for rnd in range(args.rounds):
         order = names[rnd % len(names) :] + names[: rnd % len(names)]
         got = {}
@@ -95,16 +107,26 @@ def main() -> None:
             load = os.getloadavg()[0]
             got[name] = paths[name]()
             got_all[name].append(got[name])
-            print(f"round {rnd + 1}: {name} {got[name]:.0f}/s (load {load:.1f} at start)")
+            cpu_all[name].append(cpu_rate[name])
+            print(
+                f"round {rnd + 1}: {name} {got[name]:.0f}/s, {cpu_rate[name]:.0f}/s of CPU "
+                f"(load {load:.1f} at start)"
+            )
         if "inspect" in got:
+            cpu = {k: cpu_all[k][-1] for k in names}
             print(
                 f"   ratios: before/inspect {got['before'] / got['inspect']:.2f}, "
                 f"after/inspect {got['after'] / got['inspect']:.2f}, "
-                f"after/before {got['after'] / got['before']:.2f}"
+                f"after/before {got['after'] / got['before']:.2f}; per CPU second: "
+                f"before/inspect {cpu['before'] / cpu['inspect']:.2f}, "
+                f"after/inspect {cpu['after'] / cpu['inspect']:.2f}, "
+                f"after/before {cpu['after'] / cpu['before']:.2f}"
             )
     for name, vals in got_all.items():
         print(
             f"{name}: median {statistics.median(vals):.0f}/s ({', '.join(f'{v:.0f}' for v in vals)})"
+            f"; per CPU second {statistics.median(cpu_all[name]):.0f}/s "
+            f"({', '.join(f'{v:.0f}' for v in cpu_all[name])})"
         )
     shutil.rmtree(tmp, ignore_errors=True)
 

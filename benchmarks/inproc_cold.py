@@ -28,10 +28,12 @@ import sys, time, tempfile
 from pathlib import Path
 from chronoeval import api
 n = int(sys.argv[2])
-t = time.perf_counter()
+t, c = time.perf_counter(), time.process_time()
 api.run(["clockqa"], "constant:10:10:00", data=Path(sys.argv[1]),
         run_dir=Path(tempfile.mkdtemp()) / "r", progress=False, plots=False, concurrency=64)
-print(n / (time.perf_counter() - t))
+t, c = time.perf_counter() - t, time.process_time() - c
+print("cpu", n / c)
+print(n / t)
 """
 
 
@@ -47,17 +49,16 @@ def main() -> None:
         "CHRONOEVAL_CACHE": tempfile.mkdtemp(prefix="inproc-cold-"),
     }
     root = generate_clockqa(args.src, args.n, env)
-    ratios = []
+    ratios, cpu_ratios = [], []
     for r in range(args.rounds):
-        ce = float(
-            subprocess.run(
-                [sys.executable, "-c", CHILD, root, str(args.n)],
-                env=env,
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.split()[-1]
-        )
+        got = subprocess.run(
+            [sys.executable, "-c", CHILD, root, str(args.n)],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.split()
+        ce, ce_cpu = float(got[-1]), float(got[got.index("cpu") + 1])
         out = subprocess.run(
             [sys.executable, str(HERE / "inspect_same_items.py"), root],
             env=env,
@@ -66,12 +67,18 @@ def main() -> None:
             check=True,
         ).stdout.split()
         ins = float(out[-1].rstrip("/s"))
+        ins_cpu = float(out[out.index("cpu") + 2].removesuffix("/s-cpu"))
         ratios.append(ce / ins)
+        cpu_ratios.append(ce_cpu / ins_cpu)
         print(
             f"round {r + 1}: chronoeval cold {ce:.0f}/s, inspect cold {ins:.0f}/s, "
-            f"ratio {ce / ins:.2f}, load {os.getloadavg()[0]:.1f}"
+            f"ratio {ce / ins:.2f}; per CPU second {ce_cpu:.0f}/s vs {ins_cpu:.0f}/s, "
+            f"ratio {ce_cpu / ins_cpu:.2f}; load {os.getloadavg()[0]:.1f}"
         )
-    print(f"median ratio {statistics.median(ratios):.2f}")
+    print(
+        f"median ratio {statistics.median(ratios):.2f}, "
+        f"per CPU second {statistics.median(cpu_ratios):.2f}"
+    )
 
 
 if __name__ == "__main__":

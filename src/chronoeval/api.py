@@ -486,14 +486,18 @@ def score_records(
             items = Shard.from_json(config["shard"]).select(items)
         records = []
         for item in items:
-            req = item_request(item, generation, None, tconf.get("request_options"))
             key = memo.keys.get((name, item.id)) if memo is not None else None
-            resp = stored.get(key or req.key(tconf["backend_identity"]))
+            if key is None:
+                req = item_request(item, generation, None, tconf.get("request_options"))
+                key, messages = req.key(tconf["backend_identity"]), req.messages
+            else:  # the key the run asked with; the messages item_request would give
+                messages = with_system_prompt(item.messages, generation.system_prompt)
+            resp = stored.get(key)
             if memo is not None:
                 records.append(memo.record(task, item, resp, _record))
             else:
                 records.append(_record(task, item, resp))
-            records[-1].prompt = prompt_record(req.messages)
+            records[-1].prompt = prompt_record(messages)
         counts = {
             s: sum(r.status == s for r in records)
             for s in ("answered", "no_answer", "error", "missing")
@@ -548,29 +552,36 @@ def write_samples(run_dir: Path, records: list[SampleRecord]) -> None:
     plain = json.JSONEncoder().encode
     unicode = json.JSONEncoder(ensure_ascii=False).encode
     rows = [r.to_json() for r in records]
+    from chronoeval.engine.sample_lines import encode as encode_once
+
+    once = encode_once(rows)  # the same lines and columns, each value encoded once
     tmp = run_dir / "samples.jsonl.tmp"
     with open(tmp, "w", encoding="utf-8") as fh:
-        fh.write("".join([line(row) + "\n" for row in rows]))
+        if once is not None:
+            fh.write("".join([text + "\n" for text in once[0]]))
+        else:
+            fh.write("".join([line(row) + "\n" for row in rows]))
     os.replace(tmp, run_dir / "samples.jsonl")
     import pyarrow.parquet as pq
 
     from chronoeval.engine.arrow_columns import table as arrow_table
 
+    cols = once[1] if once is not None else {}
     table = arrow_table(  # pa.table's result without pyarrow importing pandas
         {
             "item_id": [r["item_id"] for r in rows],
             "task": [r["task"] for r in rows],
             "status": [r["status"] for r in rows],
-            "target": [as_str(r["target"]) for r in rows],
+            "target": cols.get("target") or [as_str(r["target"]) for r in rows],
             "response": [r["response"] for r in rows],
-            "answer": [as_str(r["answer"]) for r in rows],
+            "answer": cols.get("answer") or [as_str(r["answer"]) for r in rows],
             "error": [r["error"] for r in rows],
-            "scores": [plain(r["scores"]) for r in rows],
+            "scores": cols.get("scores") or [plain(r["scores"]) for r in rows],
             "latency_s": [r["latency_s"] for r in rows],
-            "metadata": [as_str(r["metadata"]) for r in rows],
+            "metadata": cols.get("metadata") or [as_str(r["metadata"]) for r in rows],
             "reasoning": [r.get("reasoning") for r in rows],
-            "prompt": [unicode(r.get("prompt")) for r in rows],
-            "usage": [plain(r.get("usage") or {}) for r in rows],
+            "prompt": cols.get("prompt") or [unicode(r.get("prompt")) for r in rows],
+            "usage": cols.get("usage") or [plain(r.get("usage") or {}) for r in rows],
         }
     )
     pq.write_table(table, run_dir / "samples.parquet")

@@ -33,16 +33,21 @@ def bootstrap_replicates(
     n = len(arr)
     if n < 2:
         return None
-    rng = np.random.default_rng(seed)
+    rng = None  # drawn from only in chunks (a one-draw matrix is _resample_indices')
     # Resamples are drawn in chunks of rows: the same numbers as one (n_boot, n) draw from this
     # seed, without holding an n_boot x n index matrix (2 GB at 100k items).
     chunk = max(1, min(n_boot, 5_000_000 // n))
     values_f = arr.astype(float) if statistic is None else arr
     parts = []
+    if statistic is None and chunk >= n_boot and _exact_integer_sums(values_f, n):
+        # integer values: each resample's sum is exact in any order, so the resample counts
+        # times the values give the gathered means' very numbers (``_resample_counts``)
+        return _rows_dot(_resample_counts(n, n_boot, seed), values_f) / n
     for start in range(0, n_boot, chunk):
         if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
             idx = _resample_indices(n, n_boot, seed)
         else:
+            rng = np.random.default_rng(seed) if rng is None else rng
             idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
         if statistic is None:
             parts.append(values_f[idx].mean(axis=1))
@@ -71,6 +76,59 @@ def _resample_indices(n: int, n_boot: int, seed: int) -> np.ndarray:
         while sum(a.size for a in _INDEX_CACHE.values()) > _INDEX_CACHE_MAX:
             del _INDEX_CACHE[next(iter(_INDEX_CACHE))]
     return idx
+
+
+_COUNTS_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
+
+
+def _rows_dot(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Each row of ``counts`` dotted with ``values``: ``np.vecdot`` (NumPy 2; one thread, 2-3
+    times faster here than ``einsum``, whose loop this replaces where it is missing; ``matmul``
+    would hand it to a threaded BLAS, which on a loaded 2-core machine was 20 times slower)."""
+    vecdot = getattr(np, "vecdot", None)
+    if vecdot is None:  # pragma: no cover - NumPy 1
+        return np.einsum("ij,j->i", counts, values)
+    return vecdot(counts, values)
+
+
+def _exact_integer_sums(values: np.ndarray, n: int) -> bool:
+    """True when every sum of ``n`` of ``values`` (with repeats) is computed exactly in float64
+    whatever the order of the additions: finite whole numbers, none of them -0.0, and
+    ``n * max|v| < 2**53`` (every partial sum is then a whole number float64 holds exactly).
+    Then a resample's mean is the same number however its sum is formed."""
+    if values.ndim != 1 or values.dtype != np.float64 or not len(values):
+        return False
+    if not np.isfinite(values).all() or (values != np.trunc(values)).any():
+        return False
+    if (np.signbit(values) & (values == 0)).any():
+        return False
+    return float(np.abs(values).max()) * n < 2.0**53
+
+
+def _resample_counts(n: int, n_boot: int, seed: int) -> np.ndarray:
+    """How often each of the ``n`` rows occurs in each resample of :func:`_resample_indices`
+    (shape ``(n_boot, n)``, float64), kept like the indices: the mean of every resample of a
+    metric's values is then one counts-times-values product, not a gather of ``n_boot x n``
+    values (3 to 10 times faster here). Used only where the sums are exact
+    (:func:`_exact_integer_sums`), so the numbers are the same."""
+    key = (n, n_boot, seed)
+    counts = _COUNTS_CACHE.pop(key, None)
+    if counts is None:
+        idx = _resample_indices(n, n_boot, seed)
+        counts = np.empty((n_boot, n), dtype=np.float64)
+        rows = 64  # resamples counted together: their temporaries stay in the cache
+        offsets = (np.arange(rows, dtype=idx.dtype) * n)[:, None]
+        for start in range(0, n_boot, rows):
+            part = idx[start : start + rows]
+            k = len(part)
+            flat = (part + offsets[:k]).ravel()
+            counts[start : start + k] = np.bincount(flat, minlength=k * n).reshape(k, n)
+        counts.flags.writeable = False
+    if counts.size <= _INDEX_CACHE_MAX:
+        _COUNTS_CACHE[key] = counts  # most recently used last
+        while sum(a.size for a in _COUNTS_CACHE.values()) > _INDEX_CACHE_MAX:
+            del _COUNTS_CACHE[next(iter(_COUNTS_CACHE))]
+    return counts
 
 
 def percentile_interval(

@@ -69,15 +69,20 @@ class Stamp:
     def __init__(self, root: Path, images: dict[str, list[int]] | None = None) -> None:
         self.root = root
         self._root_str = str(root)  # joined as a string per image: pathlib's joins cost more
+        # os.path.join(root, rel) for a relative rel, without its call per image
+        self._prefix = self._root_str if self._root_str.endswith("/") else self._root_str + "/"
         self.images = images or {}
         self.checked: dict[str, list[int] | None] = {}
 
     def covers(self, rel: str, sha256: str) -> bool:
         """Whether the image at ``rel`` was verified, as ``sha256``, in its present file."""
-        ident = _ident(os.path.join(self._root_str, rel))
-        self.checked[rel + "\0" + sha256] = ident
-        known = self.images.get(rel + "\0" + sha256)
-        return ident is not None and known == ident
+        if type(rel) is str and self._root_str and not rel.startswith("/"):
+            ident = _ident(self._prefix + rel)
+        else:
+            ident = _ident(os.path.join(self._root_str, rel))
+        key = rel + "\0" + sha256
+        self.checked[key] = ident
+        return ident is not None and self.images.get(key) == ident
 
 
 def lookup(root: Path, verify_images: bool) -> Stamp:

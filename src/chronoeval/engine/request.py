@@ -228,8 +228,13 @@ def _messages_blob(messages: tuple[Message, ...]) -> str:
 def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
     # byte for byte the canonical JSON (sorted keys) of
     # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
+    ident = _text_blobs.get(identity) if type(identity) is str else None
+    if ident is None:  # a run's every request has the same identity: encoded once
+        ident = _canonical(identity)
+        if type(identity) is str and len(_text_blobs) <= 4096:
+            _text_blobs[identity] = ident
     blob = (
-        f'{{"backend":{_canonical(identity)},"config":{_config_blob(config)},'
+        f'{{"backend":{ident},"config":{_config_blob(config)},'
         f'"messages":{_messages_blob(messages)}}}'
     )
     return hashlib.sha256(blob.encode("utf-8")).hexdigest()

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chronoeval.core.redact import redact, secret_values
+from chronoeval.core.redact import redact, redact_text, secret_values
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -152,7 +152,11 @@ class RunStore:
         now = time.time()
         rows = []
         for key, o in outcomes:
-            text, error, turns = redact((o["text"], o["error"], o.get("turns")), secrets)
+            # redact((text, error, turns)) field by field: a string straight to redact_text
+            text, error, turns = o["text"], o["error"], o.get("turns")
+            text = redact_text(text, secrets) if type(text) is str else redact(text, secrets)
+            error = redact_text(error, secrets) if type(error) is str else redact(error, secrets)
+            turns = None if turns is None else redact(turns, secrets)
             rows.append(
                 (
                     key,
@@ -162,7 +166,7 @@ class RunStore:
                     text,
                     error,
                     o["latency_s"],
-                    json.dumps(o["usage"] or {}),
+                    json.dumps(o["usage"]) if o["usage"] else "{}",  # json.dumps({}) is "{}"
                     o["finish_reason"],
                     o["attempts"],
                     now,
@@ -189,7 +193,7 @@ class RunStore:
                 r[4],
                 r[5],
                 r[6],
-                json.loads(r[7]),
+                json.loads(r[7]) if r[7] != "{}" else {},  # a new empty dict, as loads gives
                 r[8],
                 r[9],
                 json.loads(r[11]) if r[11] else None,
@@ -230,7 +234,7 @@ class RunStore:
                 row[4],
                 row[5],
                 row[6],
-                json.loads(row[7] or "{}"),
+                json.loads(row[7]) if row[7] and row[7] != "{}" else {},  # loads("{}"): {}
                 row[8],
                 row[9],
                 json.loads(row[10]) if row[10] else None,

@@ -136,11 +136,14 @@ class ClockQA(Task):
 
     def aggregate(self, records: list[SampleRecord], *, seed: int = 0) -> dict[str, Any]:
         styles = sorted({str(r.metadata.get("style", "?")) for r in records})
+        grouped: dict[str, list[dict[str, float | None]]] = {}  # one pass, records' order kept
+        for r in records:
+            style = r.metadata.get("style")
+            if isinstance(style, str):  # only a string equals a style name below
+                grouped.setdefault(style, []).append(r.scores)
         by_style = {}
         for style in styles:
-            entry = clock_aggregate(
-                [r.scores for r in records if r.metadata.get("style") == style], seed=seed
-            )
+            entry = clock_aggregate(grouped.get(style, []), seed=seed)
             entry["headline"] = HEADLINE.get(style, "em")
             by_style[style] = entry
         return {

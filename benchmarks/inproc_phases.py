@@ -1,0 +1,99 @@
+"""Where a warm in-process ``api.run`` spends its CPU time, per phase, for source trees side by side.
+
+For each tree (alternating, ``--rounds`` times), a fresh process generates nothing (the ClockQA
+items are generated once, by the first tree), runs ``api.run`` of the in-process ``constant``
+backend twice to warm up, then ``--runs`` times with each phase's function wrapped by a timer
+(thread CPU time, so the other engineers' load on a shared machine moves the figures less than
+wall time would). Phases nest: ``score_records`` holds ``write_samples``, ``aggregate`` (which
+holds the bootstrap) and ``read_store``; ``ask_all`` holds ``put_many``.
+
+    python benchmarks/inproc_phases.py /tmp/before/src src --n 2000 --rounds 2 --runs 10
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from clockqa_subprocess import generate_clockqa
+
+CHILD = r"""
+import collections, functools, shutil, sys, tempfile, time
+from pathlib import Path
+from chronoeval import api
+import chronoeval.core.stats as stats
+import chronoeval.engine.store as store
+from chronoeval.core.registry import get_task
+
+acc = collections.defaultdict(float)
+
+def wrap(owner, name, label):
+    f = getattr(owner, name)
+    @functools.wraps(f)
+    def timed(*a, **k):
+        start = time.thread_time()
+        try:
+            return f(*a, **k)
+        finally:
+            acc[label] += time.thread_time() - start
+    setattr(owner, name, timed)
+
+for name in ("prepare_dataset", "ask_all", "score_records", "write_samples", "read_store",
+             "open_store"):
+    wrap(api, name, name)
+wrap(type(get_task("clockqa")), "aggregate", "aggregate")
+wrap(stats, "bootstrap_ci", "bootstrap_ci")
+wrap(store.RunStore, "put_many", "put_many")
+n, runs, data = int(sys.argv[1]), int(sys.argv[2]), Path(sys.argv[3])
+tmp = Path(tempfile.mkdtemp(prefix="inproc-phases-"))
+def go(i):
+    res = api.run(["clockqa"], "constant:10:10:00", data=data, run_dir=tmp / f"r{i}",
+                  progress=False, plots=False, concurrency=64)
+    assert res.results["tasks"]["clockqa"]["counts"]["answered"] == n
+go("w0"); go("w1"); acc.clear()
+total = 0.0
+for i in range(runs):
+    start = time.thread_time()
+    go(i)
+    total += time.thread_time() - start
+    shutil.rmtree(tmp / f"r{i}")
+shutil.rmtree(tmp, ignore_errors=True)
+print("run", 1000 * total / runs)
+for k, v in sorted(acc.items(), key=lambda kv: -kv[1]):
+    print(k, 1000 * v / runs)
+"""
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("trees", type=Path, nargs="+", help="src directories to measure")
+    ap.add_argument("--n", type=int, default=2000)
+    ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="chronoeval-inproc-phases-"))
+    env = {**os.environ, "CHRONOEVAL_CACHE": str(tmp / "cache")}
+    root = generate_clockqa(args.trees[0], args.n, env)
+    for rnd in range(args.rounds):
+        for src in args.trees:
+            load = os.getloadavg()[0]
+            out = subprocess.run(
+                [sys.executable, "-c", CHILD, str(args.n), str(args.runs), root],
+                env={**env, "PYTHONPATH": str(src.resolve())},
+                capture_output=True,
+                text=True,
+                check=True,
+            ).stdout.split("\n")
+            cells = [line.rsplit(" ", 1) for line in out if line.strip()]
+            body = ", ".join(f"{k} {float(v):.1f}" for k, v in cells)
+            print(f"round {rnd + 1} {src} (load {load:.1f}): CPU ms per run: {body}")
+    shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
