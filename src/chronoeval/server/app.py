@@ -152,6 +152,7 @@ def create_app(
             "n": n,
             "key": request.headers.get("X-Chronoeval-Request-Key"),
             "auth": "Authorization" in request.headers,  # whether a key came, never its value
+            "arrived": arrived,  # time.monotonic(): comparable with a client's on this machine
         }
         fault = faults.get(n)
         if fault is not None:
@@ -229,7 +230,7 @@ def create_app(
             resp = await backend.generate(req)
         except BackendError as exc:
             return _error(502, str(exc), "upstream_error")
-        entry.update(model=model_id, status=200)
+        entry.update(model=model_id, status=200, answered=time.monotonic())
         log(entry)
         return _completion(
             model_id,
