@@ -55,7 +55,9 @@ def self_cpu() -> float:
     return ru.ru_utime + ru.ru_stime
 
 
-async def raw_timed(root: Path, url: str, concurrency: int, marks: list[tuple[float, float]]) -> int:
+async def raw_timed(
+    root: Path, url: str, concurrency: int, marks: list[tuple[float, float]]
+) -> int:
     """bench_targets.raw_client with a (sent, replied) stamp per request."""
     import aiohttp
 
@@ -130,6 +132,11 @@ def analyse(
             f"    {k:16s} median {statistics.median(v):7.1f}  p95 {pct(v, 0.95):7.1f}  "
             f"max {max(v):7.1f} ms"
         )
+    lags = [e.get("loop_lag_ms", 0.0) for e in log[:n]]
+    print(
+        f"    serve's event-loop lag (5 ms probe, worst between two logged answers): median "
+        f"{statistics.median(lags):.1f}  p95 {pct(lags, 0.95):.1f}  max {max(lags):.1f} ms"
+    )
     waves = [arrived[i : i + args.concurrency] for i in range(0, n, args.concurrency)]
     spread = [(w[-1] - w[0]) * ms for w in waves if len(w) == args.concurrency]
     print(
@@ -200,7 +207,9 @@ def main() -> None:
             f"{os.cpu_count()} cores"
         )
         for rnd in range(args.rounds):
-            for name, fn in (("raw", raw), ("ce", ce)) if rnd % 2 == 0 else (("ce", ce), ("raw", raw)):
+            for name, fn in (
+                (("raw", raw), ("ce", ce)) if rnd % 2 == 0 else (("ce", ce), ("raw", raw))
+            ):
                 marks.clear()
                 log_path.write_text("")
                 load = os.getloadavg()[0]

@@ -134,8 +134,12 @@ def create_app(
     images = DecodedImages()  # each distinct image decoded and hashed once
     log_fh = open(request_log, "a", buffering=1, encoding="utf-8") if request_log else None  # noqa: SIM115
 
+    lag = {"max": 0.0}  # the event loop's worst lag since the last logged request (--request-log)
+
     def log(entry: dict[str, Any]) -> None:
         if log_fh is not None:
+            entry["loop_lag_ms"] = round(lag["max"] * 1000.0, 3)
+            lag["max"] = 0.0
             log_fh.write(json.dumps(entry) + "\n")
         if on_request is not None:
             on_request(entry)
@@ -248,6 +252,23 @@ def create_app(
             log_fh.close()
 
     app.on_cleanup.append(close_log)
+    if log_fh is not None:
+
+        async def lag_probe() -> None:
+            """How late a 5 ms timer fires: the time a request would wait for the loop."""
+            while True:
+                due = time.monotonic() + 0.005
+                await asyncio.sleep(0.005)
+                lag["max"] = max(lag["max"], time.monotonic() - due)
+
+        async def start_probe(app_: web.Application) -> None:
+            app_["lag_probe"] = asyncio.ensure_future(lag_probe())
+
+        async def stop_probe(app_: web.Application) -> None:
+            app_["lag_probe"].cancel()
+
+        app.on_startup.append(start_probe)
+        app.on_cleanup.append(stop_probe)
     return app
 
 
