@@ -62,6 +62,7 @@ async def raw_timed(
     import aiohttp
 
     bodies = raw_bodies(root)
+    probe_client_loop()
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     for b in bodies:
         queue.put_nowait(b)
@@ -82,6 +83,27 @@ async def raw_timed(
 
         await asyncio.gather(*(worker() for _ in range(concurrency)))
     return answered
+
+
+CLIENT_LAGS: list[float] = []
+_probed: set[int] = set()
+
+
+def probe_client_loop() -> None:
+    """Start, once per event loop, a task noting how late a 5 ms timer fires (ms) in this
+    client's loop (asyncio.run cancels it with the loop's other tasks)."""
+    loop = asyncio.get_running_loop()
+    if id(loop) in _probed:
+        return
+    _probed.add(id(loop))
+
+    async def probe() -> None:
+        while True:
+            due = time.monotonic() + 0.005
+            await asyncio.sleep(0.005)
+            CLIENT_LAGS.append((time.monotonic() - due) * 1000.0)
+
+    loop.create_task(probe())
 
 
 def pct(values: list[float], q: float) -> float:
@@ -137,6 +159,12 @@ def analyse(
         f"    serve's event-loop lag (5 ms probe, worst between two logged answers): median "
         f"{statistics.median(lags):.1f}  p95 {pct(lags, 0.95):.1f}  max {max(lags):.1f} ms"
     )
+    if CLIENT_LAGS:
+        print(
+            f"    client's event-loop lag (5 ms probe): median {statistics.median(CLIENT_LAGS):.1f}"
+            f"  p95 {pct(CLIENT_LAGS, 0.95):.1f}  max {max(CLIENT_LAGS):.1f} ms, "
+            f"{len(CLIENT_LAGS)} samples"
+        )
     waves = [arrived[i : i + args.concurrency] for i in range(0, n, args.concurrency)]
     spread = [(w[-1] - w[0]) * ms for w in waves if len(w) == args.concurrency]
     print(
@@ -175,6 +203,7 @@ def main() -> None:
     real_post = openai_mod.OpenAIBackend._post
 
     async def timed_post(self: Any, base_url: str, payload: Any, headers: Any) -> Any:
+        probe_client_loop()
         sent = time.monotonic()
         try:
             return await real_post(self, base_url, payload, headers)
@@ -211,6 +240,7 @@ def main() -> None:
                 (("raw", raw), ("ce", ce)) if rnd % 2 == 0 else (("ce", ce), ("raw", raw))
             ):
                 marks.clear()
+                CLIENT_LAGS.clear()
                 log_path.write_text("")
                 load = os.getloadavg()[0]
                 cpu0, scpu0 = self_cpu(), proc_cpu(proc.pid)
