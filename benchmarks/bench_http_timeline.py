@@ -21,7 +21,7 @@ and the run's wall time against the ideal (ceil(n / concurrency) waves of ``--la
 time before the first send and after the last reply, how far apart in time the requests of one
 wave are (the spread of the 64 arrivals), and the CPU seconds of the client and of serve.
 
-    python benchmarks/bench_http_timeline.py --n 2000 --rounds 2
+    python benchmarks/bench_http_timeline.py --n 2000 --rounds 2 [--serve-cpus 0 --client-cpus 1]
 """
 
 from __future__ import annotations
@@ -175,7 +175,13 @@ def analyse(
 
 
 def main() -> None:
-    args = target_arguments().parse_args()
+    ap = target_arguments()
+    ap.add_argument("--serve-cpus", default="", help="cores for serve, e.g. 0")
+    ap.add_argument("--client-cpus", default="", help="cores for this process, e.g. 1")
+    args = ap.parse_args()
+    serve_cpus = {int(c) for c in args.serve_cpus.split(",") if c}
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-timeline-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
     import subprocess
@@ -193,6 +199,7 @@ def main() -> None:
          "clockqa", "--port", "0", "--latency", str(args.latency), "--ready-file", str(ready),
          "--request-log", str(log_path)],
         stdout=subprocess.DEVNULL,
+        preexec_fn=(lambda: os.sched_setaffinity(0, serve_cpus)) if serve_cpus else None,  # noqa: PLW1509
     )  # fmt: skip
     while not ready.exists():
         if proc.poll() is not None:
