@@ -97,7 +97,10 @@ async def raw_client(root: Path, url: str, concurrency: int) -> int:
     return answered
 
 
-def start_server(tmp: Path, name: str, latency: float) -> tuple[subprocess.Popen, str]:
+def start_server(
+    tmp: Path, name: str, latency: float, cpus: set[int] | None = None
+) -> tuple[subprocess.Popen, str]:
+    """``chronoeval serve`` on a free port; ``cpus``: the cores it may run on (sched_setaffinity)."""
     ready = tmp / f"{name}.url"
     proc = subprocess.Popen(
         [
@@ -117,6 +120,7 @@ def start_server(tmp: Path, name: str, latency: float) -> tuple[subprocess.Popen
             str(ready),
         ],
         stdout=subprocess.DEVNULL,
+        preexec_fn=(lambda: os.sched_setaffinity(0, cpus)) if cpus else None,  # noqa: PLW1509
     )
     while not ready.exists():
         if proc.poll() is not None:
@@ -138,14 +142,22 @@ def target_arguments() -> argparse.ArgumentParser:
 def main() -> None:
     ap = target_arguments()
     ap.add_argument("--skip", nargs="*", default=[], help="paths to leave out, e.g. job inspect")
+    ap.add_argument("--serve-cpus", default="", help="cores for the servers, e.g. 0 (taskset)")
+    ap.add_argument("--client-cpus", default="", help="cores for this process, e.g. 1")
     args = ap.parse_args()
+    serve_cpus = {int(c) for c in args.serve_cpus.split(",") if c}
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
 
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-targets-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
     from chronoeval import api
 
     ds = api.generate("clockqa", n=args.n, seed=0)
-    servers = [start_server(tmp, "s0", 0.0), start_server(tmp, f"s{args.latency}", args.latency)]
+    servers = [
+        start_server(tmp, "s0", 0.0, serve_cpus),
+        start_server(tmp, f"s{args.latency}", args.latency, serve_cpus),
+    ]
     try:
         measure(args, ds, servers, tmp)
     finally:  # the servers stop whatever happened (they outlived a failed run before)
@@ -230,6 +242,8 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
         f"machine: {platform.platform()}, {os.cpu_count()} cores, Python "
         f"{platform.python_version()}, load average {os.getloadavg()[0]:.1f} at start"
     )
+    if args.serve_cpus or args.client_cpus:
+        print(f"pinned: servers on cores {args.serve_cpus or 'any'}, client {args.client_cpus}")
     print(f"{args.n} ClockQA items, concurrency {args.concurrency}, latency {args.latency}s")
     ratios: dict[str, list[float]] = {}
     names = list(paths)

@@ -21,7 +21,8 @@ from typing import Any
 
 from chronoeval.core import parsed_items, verified
 from chronoeval.core.errors import DataError
-from chronoeval.core.imagecheck import check_image_bytes, confine, read_image_file
+from chronoeval.core.image_checks import ImageChecks
+from chronoeval.core.imagecheck import confine, decode_check, plain_path_under, read_image_file
 from chronoeval.core.items import ImagePart, Item
 
 MANIFEST = "manifest.json"
@@ -163,13 +164,28 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
     if not items_path.is_file():
         raise DataError("missing items.jsonl", file=items_path)
     stamp = verified.lookup(root, verify_images)  # images checked by an earlier load: skipped
+    with ImageChecks(lambda *a: _check_image(*a)) as checks:  # on threads, errors in item order
+        return _load(root, manifest, manifest_path, items_path, stamp, checks, verify_images)
+
+
+def _load(
+    root: Path,
+    manifest: Manifest,
+    manifest_path: Path,
+    items_path: Path,
+    stamp: verified.Stamp,
+    checks: ImageChecks,
+    verify_images: bool,
+) -> Dataset:
+    base = str(root.resolve())  # once per load (a root that is a symlink may be re-pointed)
     reused = parsed_items.lookup(items_path, manifest_path)  # this process parsed it unchanged
     if reused is not None and reused[0] == manifest.content_hash:
         if verify_images:
             for lineno, item in enumerate(reused[1], start=1):  # no blank lines: line = index
                 for i, part in enumerate(item.images):
                     if not stamp.covers(part.path, part.sha256):
-                        _check_image(root, part, items_path, lineno, item.id, i)
+                        checks.add(root, part, items_path, lineno, item.id, i, base)
+            checks.drain()
             verified.record(stamp, manifest.content_hash)
         return Dataset(root, manifest, reused[1])
     started_ns, before = parsed_items.now_ns(), parsed_items.identities(items_path, manifest_path)
@@ -184,16 +200,20 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
             try:
                 obj = json.loads(line_bytes)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+                checks.drain()  # an earlier line's image error comes first, as it always did
                 raise DataError(
                     f"line is not valid JSON ({exc})", file=items_path, line=lineno
                 ) from None
             except RecursionError:
+                checks.drain()
                 raise DataError("JSON nested too deeply", file=items_path, line=lineno) from None
             try:
                 item = Item.from_json(obj)
             except DataError as exc:
+                checks.drain()
                 raise exc.at(file=items_path, line=lineno) from None
             if item.id in seen:
+                checks.drain()
                 raise DataError(
                     f"duplicate item id (first on line {seen[item.id]})",
                     file=items_path,
@@ -205,8 +225,9 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
             if verify_images:
                 for i, part in enumerate(item.images):
                     if not stamp.covers(part.path, part.sha256):
-                        _check_image(root, part, items_path, lineno, item.id, i)
+                        checks.add(root, part, items_path, lineno, item.id, i, base)
             items.append(item)
+    checks.drain()  # every image's error before the file's own
     if digest.hexdigest() != manifest.content_hash:
         raise DataError(
             "content hash does not match manifest.json (items.jsonl was edited after generation); "
@@ -223,15 +244,27 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
     return Dataset(root, manifest, items)
 
 
-def _check_image(root: Path, part: ImagePart, file: Path, line: int, item_id: str, i: int) -> None:
-    """Confined to the dataset directory, present, matching its sha256, decodable (imagecheck)."""
+def _check_image(
+    root: Path,
+    part: ImagePart,
+    file: Path,
+    line: int,
+    item_id: str,
+    i: int,
+    base: str | None = None,
+) -> None:
+    """Confined to the dataset directory, present, matching its sha256, decodable (imagecheck).
+    ``base``: ``root`` resolved (once per load); a plain path under it needs no resolving."""
     where: dict[str, Any] = {
         "file": file,
         "line": line,
         "item_id": item_id,
         "field": f"image {i} ({part.path})",
     }
-    data = read_image_file(confine(root, part.path, **where), **where)
+    # a plain path without symlinks under the resolved root needs no resolving
+    plain = plain_path_under(base, part.path) if base is not None else None
+    path = Path(plain) if plain is not None else confine(root, part.path, **where)
+    data = read_image_file(path, **where)
     if hashlib.sha256(data).hexdigest() != part.sha256:
         raise DataError(
             "image bytes do not match their sha256 (corrupt or replaced)",
@@ -240,4 +273,4 @@ def _check_image(root: Path, part: ImagePart, file: Path, line: int, item_id: st
             item_id=item_id,
             field=where["field"],
         )
-    check_image_bytes(data, **where)
+    decode_check(data, **where)  # ImageChecks made the bomb warning an error

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import os
+import stat
 import warnings
 from pathlib import Path
 from typing import Any
@@ -38,13 +39,40 @@ def confine(root: Path, rel: str | os.PathLike[str], **where: Any) -> Path:
     return path
 
 
+def plain_path_under(base: str, rel: str) -> str | None:
+    """``base/rel`` when ``base`` is already resolved and ``rel`` is a plain relative path (no
+    empty, ``.`` or ``..`` component, no backslash, no ``~``) none of whose components below
+    ``base`` is a symlink (one ``lstat`` each): such a path cannot lead outside ``base``. None
+    in every other case (also when a component is missing): :func:`confine` decides, and names
+    the problem."""
+    parts = rel.split("/")
+    if "\\" in rel or rel.startswith("~") or any(p in ("", ".", "..") for p in parts):
+        return None
+    cur = base
+    for part in parts:
+        cur = os.path.join(cur, part)
+        try:
+            if stat.S_ISLNK(os.lstat(cur).st_mode):
+                return None
+        except OSError:
+            return None
+    return cur
+
+
 def check_image_bytes(data: bytes, **where: Any) -> None:
     """Decode ``data`` completely; a :class:`DataError` says why it cannot be."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", Image.DecompressionBombWarning)
+        decode_check(data, **where)
+
+
+def decode_check(data: bytes, **where: Any) -> None:
+    """:func:`check_image_bytes` for a caller that has already made Pillow's
+    ``DecompressionBombWarning`` an error (``warnings.catch_warnings`` changes the filters of
+    the whole process, so threads that check images at once must not each enter it)."""
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("error", Image.DecompressionBombWarning)
-            with Image.open(io.BytesIO(data)) as im:
-                im.load()
+        with Image.open(io.BytesIO(data)) as im:
+            im.load()
     except (Image.DecompressionBombError, Image.DecompressionBombWarning) as exc:
         raise DataError(
             f"image refused as a decompression bomb ({exc}); Pillow's limit is "

@@ -136,8 +136,12 @@ def create_app(
     images = DecodedImages()  # each distinct image decoded and hashed once
     log_fh = open(request_log, "a", buffering=1, encoding="utf-8") if request_log else None  # noqa: SIM115
 
+    lag = {"max": 0.0}  # the event loop's worst lag since the last logged request (--request-log)
+
     def log(entry: dict[str, Any]) -> None:
         if log_fh is not None:
+            entry["loop_lag_ms"] = round(lag["max"] * 1000.0, 3)
+            lag["max"] = 0.0
             log_fh.write(json.dumps(entry) + "\n")
         if on_request is not None:
             on_request(entry)
@@ -155,6 +159,7 @@ def create_app(
             "n": n,
             "key": request.headers.get("X-Chronoeval-Request-Key"),
             "auth": "Authorization" in request.headers,  # whether a key came, never its value
+            "arrived": arrived,  # time.monotonic(): comparable with a client's on this machine
         }
         fault = faults.get(n)
         if fault is not None:
@@ -232,7 +237,7 @@ def create_app(
             resp = await backend.generate(req)
         except BackendError as exc:
             return _error(502, str(exc), "upstream_error")
-        entry.update(model=model_id, status=200)
+        entry.update(model=model_id, status=200, answered=time.monotonic())
         log(entry)
         return _completion(
             model_id,
@@ -279,6 +284,23 @@ def create_app(
             log_fh.close()
 
     app.on_cleanup.append(close_log)
+    if log_fh is not None:
+
+        async def lag_probe() -> None:
+            """How late a 5 ms timer fires: the time a request would wait for the loop."""
+            while True:
+                due = time.monotonic() + 0.005
+                await asyncio.sleep(0.005)
+                lag["max"] = max(lag["max"], time.monotonic() - due)
+
+        async def start_probe(app_: web.Application) -> None:
+            app_["lag_probe"] = asyncio.ensure_future(lag_probe())
+
+        async def stop_probe(app_: web.Application) -> None:
+            app_["lag_probe"].cancel()
+
+        app.on_startup.append(start_probe)
+        app.on_cleanup.append(stop_probe)
     return app
 
 

@@ -1,0 +1,269 @@
+"""Where the time of a run at a model latency goes, request by request, on client and server.
+
+One ``chronoeval serve`` (instant ``constant`` backend, ``--latency`` seconds per request counted
+from its arrival, ``--request-log`` with the server's ``arrived`` and ``answered`` stamps), the
+same ClockQA items as bench_targets.py. In each round, in turn: the raw aiohttp client of
+bench_targets.py and ``api.run`` with the openai backend. For every request the client notes
+when it started sending and when it had the reply (``time.monotonic``, the same clock as the
+server's on one machine; chronoeval's client is timed around ``OpenAIBackend._post``). Printed
+per path, medians and 95th percentiles in milliseconds:
+
+  send->arrived   client start of the POST to serve's handler stamping the arrival (the
+                  request's transfer plus the time it waited in serve's event loop)
+  arrived->answer serve's handler: arrival to the answer (the latency, at least)
+  answer->reply   serve's answer to the client having the whole reply (transfer plus the
+                  client's event loop)
+  reply->next     a client slot from one reply to sending its next request (the client's own
+                  work per answer: store, scoring, building the next body)
+  cycle           one slot's send to its next send
+
+and the run's wall time against the ideal (ceil(n / concurrency) waves of ``--latency``), the
+time before the first send and after the last reply, how far apart in time the requests of one
+wave are (the spread of the 64 arrivals), and the CPU seconds of the client and of serve.
+
+    python benchmarks/bench_http_timeline.py --n 2000 --rounds 2 [--serve-cpus 0 --client-cpus 1]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import os
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from bench_targets import raw_bodies, target_arguments  # noqa: E402
+
+
+def proc_cpu(pid: int) -> float:
+    """User + system CPU seconds of a process (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def self_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+async def raw_timed(
+    root: Path, url: str, concurrency: int, marks: list[tuple[float, float]]
+) -> int:
+    """bench_targets.raw_client with a (sent, replied) stamp per request."""
+    import aiohttp
+
+    bodies = raw_bodies(root)
+    probe_client_loop()
+    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+    for b in bodies:
+        queue.put_nowait(b)
+    answered = 0
+    conn = aiohttp.TCPConnector(limit=concurrency)
+    async with aiohttp.ClientSession(connector=conn) as session:
+
+        async def worker() -> None:
+            nonlocal answered
+            while not queue.empty():
+                body = queue.get_nowait()
+                sent = time.monotonic()
+                async with session.post(f"{url}/chat/completions", json=body) as resp:
+                    data = await resp.json()
+                marks.append((sent, time.monotonic()))
+                if data["choices"][0]["message"]["content"]:
+                    answered += 1
+
+        await asyncio.gather(*(worker() for _ in range(concurrency)))
+    return answered
+
+
+CLIENT_LAGS: list[float] = []
+_probed: set[int] = set()
+
+
+def probe_client_loop() -> None:
+    """Start, once per event loop, a task noting how late a 5 ms timer fires (ms) in this
+    client's loop (asyncio.run cancels it with the loop's other tasks)."""
+    loop = asyncio.get_running_loop()
+    if id(loop) in _probed:
+        return
+    _probed.add(id(loop))
+
+    async def probe() -> None:
+        while True:
+            due = time.monotonic() + 0.005
+            await asyncio.sleep(0.005)
+            CLIENT_LAGS.append((time.monotonic() - due) * 1000.0)
+
+    loop.create_task(probe())
+
+
+def pct(values: list[float], q: float) -> float:
+    s = sorted(values)
+    return s[min(len(s) - 1, int(q * len(s)))]
+
+
+def analyse(
+    name: str,
+    marks: list[tuple[float, float]],
+    log: list[dict[str, Any]],
+    wall: tuple[float, float],
+    args: Any,
+    cpu: dict[str, float],
+) -> None:
+    """Match client stamps to server stamps in order of sending and arrival (one connection per
+    slot, so the k-th send is the k-th arrival up to reordering in flight; the matching is by
+    sort order, which is what the medians need)."""
+    marks = sorted(marks)
+    log = sorted(log, key=lambda e: e["arrived"])
+    n = min(len(marks), len(log))
+    sent = [m[0] for m in marks[:n]]
+    replied = [m[1] for m in marks[:n]]
+    arrived = [e["arrived"] for e in log[:n]]
+    answered = sorted(e["answered"] for e in log[:n])
+    ms = 1000.0
+    rows = {
+        "send->arrived": [(a - s) * ms for s, a in zip(sent, arrived, strict=True)],
+        "arrived->answer": [(e["answered"] - e["arrived"]) * ms for e in log[:n]],
+        "answer->reply": [(r - a) * ms for a, r in zip(answered, sorted(replied), strict=True)],
+    }
+    # reply -> next send: the k-th reply frees a slot; the (k + concurrency)-th send uses one
+    nexts = sorted(sent)[args.concurrency :]
+    rs = sorted(replied)
+    rows["reply->next"] = [(s - r) * ms for r, s in zip(rs, nexts, strict=False)]
+    rows["cycle"] = [(b - a) * ms for a, b in zip(sorted(sent), nexts, strict=False)]
+    start, end = wall
+    ideal = math.ceil(args.n / args.concurrency) * args.latency
+    print(
+        f"  {name}: wall {end - start:.3f} s (ideal {ideal:.2f} s, {args.n / (end - start):.0f}/s"
+        f" = {args.n / (end - start) / (args.concurrency / args.latency):.3f} of the limit); "
+        f"before first send {(min(sent) - start) * ms:.0f} ms, after last reply "
+        f"{(end - max(replied)) * ms:.0f} ms; CPU client {cpu['client']:.2f} s, serve "
+        f"{cpu['serve']:.2f} s"
+    )
+    for k, v in rows.items():
+        print(
+            f"    {k:16s} median {statistics.median(v):7.1f}  p95 {pct(v, 0.95):7.1f}  "
+            f"max {max(v):7.1f} ms"
+        )
+    lags = [e.get("loop_lag_ms", 0.0) for e in log[:n]]
+    print(
+        f"    serve's event-loop lag (5 ms probe, worst between two logged answers): median "
+        f"{statistics.median(lags):.1f}  p95 {pct(lags, 0.95):.1f}  max {max(lags):.1f} ms"
+    )
+    if CLIENT_LAGS:
+        print(
+            f"    client's event-loop lag (5 ms probe): median {statistics.median(CLIENT_LAGS):.1f}"
+            f"  p95 {pct(CLIENT_LAGS, 0.95):.1f}  max {max(CLIENT_LAGS):.1f} ms, "
+            f"{len(CLIENT_LAGS)} samples"
+        )
+    waves = [arrived[i : i + args.concurrency] for i in range(0, n, args.concurrency)]
+    spread = [(w[-1] - w[0]) * ms for w in waves if len(w) == args.concurrency]
+    print(
+        f"    arrivals of one wave of {args.concurrency} spread over: median "
+        f"{statistics.median(spread):.1f} ms (first wave {spread[0]:.1f}, last full "
+        f"{spread[-1]:.1f})"
+    )
+
+
+def main() -> None:
+    ap = target_arguments()
+    ap.add_argument("--serve-cpus", default="", help="cores for serve, e.g. 0")
+    ap.add_argument("--client-cpus", default="", help="cores for this process, e.g. 1")
+    args = ap.parse_args()
+    serve_cpus = {int(c) for c in args.serve_cpus.split(",") if c}
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    tmp = Path(tempfile.mkdtemp(prefix="chronoeval-timeline-"))
+    os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
+    import subprocess
+
+    from chronoeval import api
+    from chronoeval.models import openai as openai_mod
+    from chronoeval.models.registry import BackendOptions
+
+    ds = api.generate("clockqa", n=args.n, seed=0)
+    api.prepare_dataset  # noqa: B018 - imported, nothing else
+    log_path = tmp / "requests.jsonl"
+    ready = tmp / "s.url"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chronoeval", "serve", "--model", "constant:10:10:00", "--task",
+         "clockqa", "--port", "0", "--latency", str(args.latency), "--ready-file", str(ready),
+         "--request-log", str(log_path)],
+        stdout=subprocess.DEVNULL,
+        preexec_fn=(lambda: os.sched_setaffinity(0, serve_cpus)) if serve_cpus else None,  # noqa: PLW1509
+    )  # fmt: skip
+    while not ready.exists():
+        if proc.poll() is not None:
+            raise SystemExit("chronoeval serve did not start")
+        time.sleep(0.05)
+    url = ready.read_text().strip()
+    marks: list[tuple[float, float]] = []
+    real_post = openai_mod.OpenAIBackend._post
+
+    async def timed_post(self: Any, base_url: str, payload: Any, headers: Any) -> Any:
+        probe_client_loop()
+        sent = time.monotonic()
+        try:
+            return await real_post(self, base_url, payload, headers)
+        finally:
+            marks.append((sent, time.monotonic()))
+
+    openai_mod.OpenAIBackend._post = timed_post  # type: ignore[method-assign]
+    counter = [0]
+
+    def ce() -> None:
+        counter[0] += 1
+        res = api.run(
+            ["clockqa"],
+            "openai:constant:10:10:00",
+            data=ds.root,
+            run_dir=tmp / f"run{counter[0]}",
+            progress=False,
+            plots=False,
+            concurrency=args.concurrency,
+            backend_options=BackendOptions(base_url=url),
+        )
+        assert res.results["tasks"]["clockqa"]["counts"]["answered"] == args.n
+
+    def raw() -> None:
+        assert asyncio.run(raw_timed(ds.root, url, args.concurrency, marks)) == args.n
+
+    try:
+        print(
+            f"{args.n} ClockQA items, concurrency {args.concurrency}, latency {args.latency}s, "
+            f"{os.cpu_count()} cores"
+        )
+        for rnd in range(args.rounds):
+            for name, fn in (
+                (("raw", raw), ("ce", ce)) if rnd % 2 == 0 else (("ce", ce), ("raw", raw))
+            ):
+                marks.clear()
+                CLIENT_LAGS.clear()
+                log_path.write_text("")
+                load = os.getloadavg()[0]
+                cpu0, scpu0 = self_cpu(), proc_cpu(proc.pid)
+                start = time.monotonic()
+                fn()
+                end = time.monotonic()
+                cpu = {"client": self_cpu() - cpu0, "serve": proc_cpu(proc.pid) - scpu0}
+                time.sleep(0.2)  # the log's last lines
+                log = [json.loads(x) for x in log_path.read_text().splitlines() if x.strip()]
+                print(f"round {rnd + 1}, load {load:.1f}")
+                analyse(name, marks, log, (start, end), args, cpu)
+    finally:
+        proc.terminate()
+        proc.wait()
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
