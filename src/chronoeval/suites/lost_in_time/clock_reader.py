@@ -74,6 +74,9 @@ AXIS_FROM = 0.3  # a hand's axis is fitted from this fraction of its length out 
 SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius are of one length
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
+EXACT_SECOND_DEG = 0.01  # a face whose second hand sits this close (deg) to a whole second ...
+EXACT_MINUTE = 0.005  # ... and whose minute hand sits this close (min) to a whole minute ...
+EXACT_FIT_RATIO = 5.0  # ... while the sweeping reading misses by this many times more: stepping
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
 MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
 MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
@@ -1043,7 +1046,7 @@ def _assign_by_consistency(
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
-                    minute, r_m = _minute_reading(a_m, second)
+                    minute, r_m = _minute_reading(a_m, second, a_s)
                     m_cont = minute + sec_frac
                 hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
                 r_h = abs(hx - round(hx))
@@ -1055,7 +1058,7 @@ def _assign_by_consistency(
     return best[1]
 
 
-def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
+def _minute_reading(a_m: float, second: int, a_s: float | None = None) -> tuple[int, float]:
     """Minute and its residual (distance of the hand from where that reading puts it, in
     minutes) from the minute hand's dial angle. Most minute hands sweep (0.1 deg per second past
     the minute); some step once a minute (the hand sits on a whole minute whatever the seconds).
@@ -1067,7 +1070,27 @@ def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
     r_s = abs(y - round(y))
     if r_s < STEPPING_TIGHT and r_s + STEPPING_PRIOR < r_c and round(y) % 60 != round(x) % 60:
         return round(y) % 60, r_s + STEPPING_PRIOR
+    if a_s is not None and round(y) % 60 != round(x) % 60 and _exact_stepping(a_s, r_s, r_c):
+        return round(y) % 60, r_c
     return round(x) % 60, r_c
+
+
+def _exact_stepping(a_s: float, r_s: float, r_c: float) -> bool:
+    """A stepping minute hand told from a sweeping one by a precise fit (session 4).
+
+    Late in a minute (seconds past ~53) a sweeping minute hand stands within 0.1 min of the next
+    whole minute, so the fixed prior of ``_minute_reading`` never takes the stepping reading
+    there. On a face drawn precisely the pixels still tell them apart: when the second hand
+    sits on a whole second to ``EXACT_SECOND_DEG`` (the face's angles are exact: no warp, no
+    perspective, a clean drawing) and the minute hand on a whole minute to ``EXACT_MINUTE``,
+    while the sweeping reading misses by ``EXACT_FIT_RATIO`` times as much, the hand steps.
+    The returned residual stays the sweeping one, so the choice of hands is unchanged."""
+    second_off = abs(a_s - 6.0 * round(a_s / 6.0))
+    return (
+        second_off < EXACT_SECOND_DEG
+        and r_s < EXACT_MINUTE
+        and r_c > EXACT_FIT_RATIO * max(r_s, 0.6 * EXACT_MINUTE)
+    )
 
 
 def _identify(
