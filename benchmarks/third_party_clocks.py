@@ -25,6 +25,15 @@ Sources (group names in labels.csv):
   second 0.72 R 1 px (it reaches the numerals), minute 0.60 R 2 px, hour 0.50 R 4 px. Random
   colour pairs closer than 60 levels (max channel) are drawn again (a deviation: such pairs are
   unreadable to anyone).
+- ``tk_ticks`` — github.com/TyagiAmrit271/Analog-clock-using-python, ``clock.py`` (tkinter, added
+  in session 4): a 400×400 white canvas, the outline oval (2, 2)–(400, 400) in black 2 px (its
+  right and bottom edges run into the canvas border), numerals 1–12 in Helvetica 12 at 0.7 of
+  the half-width (the 12 raised 10 px), 60 black ticks from 0.8 to 0.9 (3 px every fifth, else
+  1 px), butt-ended black hands from the centre — hour 0.5 R 6 px, minute 0.7 R 4 px (it ends
+  on the numerals' circle) — and a red 2 px second hand 0.6 R, *shorter* than the minute hand.
+  Drawn with PIL's ImageDraw, aliased like Tk's X11 canvas (Liberation Sans, Helvetica's
+  metric twin, 16 px for 12 pt); the minute and second hands sweep, the hour hand moves with
+  the minutes only, as in the source.
 - ``mpl_nodial`` — github.com/yitinghan/cs107_yiting_han, ``homework/HW2/HW2-final/P4.py``:
   three matplotlib lines in the default colour cycle on square axes [-10, 10]², no dial, no
   marks (hour length 2, width 6; minute 5, width 4; second 10, width 1 — the second hand
@@ -129,6 +138,34 @@ def _svg_rect(h: int, m: int, s: int, box: tuple[int, int]) -> Image.Image:
  style="stroke-width:1px;stroke:#f55"/>
 </svg>"""
     return _svg_to_image(svg, *box)
+
+
+def _tk_ticks(h: int, m: int, s: int) -> Image.Image:
+    from PIL import ImageDraw, ImageFont
+
+    size = 400
+    img = Image.new("RGB", (size, size), "white")
+    draw = ImageDraw.Draw(img)
+    half = size / 2
+    draw.ellipse((2, 2, size, size), outline="black", width=2)
+    font = ImageFont.truetype("LiberationSans-Regular.ttf", 16)
+    for i in range(12):
+        a = i * math.pi / 6 - math.pi / 2
+        x, y = half + 0.7 * half * math.cos(a), half + 0.7 * half * math.sin(a)
+        draw.text((x, y - 10 if i == 0 else y), str(i or 12), fill="black", font=font, anchor="mm")
+    for i in range(60):
+        a = i * math.pi / 30 - math.pi / 2
+        p1 = (half + 0.8 * half * math.cos(a), half + 0.8 * half * math.sin(a))
+        p2 = (half + 0.9 * half * math.cos(a), half + 0.9 * half * math.sin(a))
+        draw.line((p1, p2), fill="black", width=3 if i % 5 == 0 else 1)
+    for a, r, colour, w in (
+        ((h % 12 + m / 60) * math.pi / 6 - math.pi / 2, 0.5, "black", 6),
+        ((m + s / 60) * math.pi / 30 - math.pi / 2, 0.7, "black", 4),
+        (s * math.pi / 30 - math.pi / 2, 0.6, "red", 2),
+    ):
+        tip = (half + r * half * math.cos(a), half + r * half * math.sin(a))
+        draw.line(((half, half), tip), fill=colour, width=w)
+    return img
 
 
 def _colour(rng: random.Random) -> tuple[int, int, int]:
@@ -238,6 +275,7 @@ def main() -> None:
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--n", type=int, default=150, help="faces per group")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--groups", nargs="+", help="draw only these groups (default: all)")
     args = ap.parse_args()
     args.out.mkdir(parents=True, exist_ok=True)
 
@@ -259,6 +297,8 @@ def main() -> None:
             return _pyde_disc(h, m, s, rng, (640, 640))
         if group == "pyde_disc+stretch":
             return _pyde_disc(h, m, s, rng, _stretch_box(rng, 640))
+        if group == "tk_ticks":
+            return _tk_ticks(h, m, s)
         if group == "pyde_disc+warp":
             return _warp(_pyde_disc(h, m, s, rng, (640, 640)), rng)
         raise ValueError(group)
@@ -273,7 +313,13 @@ def main() -> None:
         "pyde_disc+stretch",
         "mpl_polar+warp",
         "pyde_disc+warp",
+        "tk_ticks",
     )
+    if args.groups:
+        unknown = sorted(set(args.groups) - set(groups))
+        if unknown:
+            ap.error(f"unknown group(s) {', '.join(unknown)}; known: {', '.join(groups)}")
+        groups = tuple(g for g in groups if g in args.groups)
     with (args.out / "labels.csv").open("w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(["file", "time", "group"])

@@ -74,6 +74,9 @@ AXIS_FROM = 0.3  # a hand's axis is fitted from this fraction of its length out 
 SAME_LENGTH = 0.03  # hands closer in length than this fraction of the radius are of one length
 STEPPING_PRIOR = 0.1  # a stepping minute hand must fit this much better (in minutes)
 STEPPING_TIGHT = 0.04  # ... and sit within this many minutes of a whole minute
+EXACT_SECOND_DEG = 0.01  # a face whose second hand sits this close (deg) to a whole second ...
+EXACT_MINUTE = 0.005  # ... and whose minute hand sits this close (min) to a whole minute ...
+EXACT_FIT_RATIO = 5.0  # ... while the sweeping reading misses by this many times more: stepping
 PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down before the warp
 MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
 MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
@@ -812,6 +815,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         return _assign_by_consistency(rays, radius, to_dial, odd)
     coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
+    if second_a is None and len(rays) == 2:
+        striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
+        if striped is not None:
+            return striped
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
@@ -1043,7 +1050,7 @@ def _assign_by_consistency(
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
-                    minute, r_m = _minute_reading(a_m, second)
+                    minute, r_m = _minute_reading(a_m, second, a_s)
                     m_cont = minute + sec_frac
                 hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
                 r_h = abs(hx - round(hx))
@@ -1055,7 +1062,7 @@ def _assign_by_consistency(
     return best[1]
 
 
-def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
+def _minute_reading(a_m: float, second: int, a_s: float | None = None) -> tuple[int, float]:
     """Minute and its residual (distance of the hand from where that reading puts it, in
     minutes) from the minute hand's dial angle. Most minute hands sweep (0.1 deg per second past
     the minute); some step once a minute (the hand sits on a whole minute whatever the seconds).
@@ -1067,7 +1074,27 @@ def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
     r_s = abs(y - round(y))
     if r_s < STEPPING_TIGHT and r_s + STEPPING_PRIOR < r_c and round(y) % 60 != round(x) % 60:
         return round(y) % 60, r_s + STEPPING_PRIOR
+    if a_s is not None and round(y) % 60 != round(x) % 60 and _exact_stepping(a_s, r_s, r_c):
+        return round(y) % 60, r_c
     return round(x) % 60, r_c
+
+
+def _exact_stepping(a_s: float, r_s: float, r_c: float) -> bool:
+    """A stepping minute hand told from a sweeping one by a precise fit (session 4).
+
+    Late in a minute (seconds past ~53) a sweeping minute hand stands within 0.1 min of the next
+    whole minute, so the fixed prior of ``_minute_reading`` never takes the stepping reading
+    there. On a face drawn precisely the pixels still tell them apart: when the second hand
+    sits on a whole second to ``EXACT_SECOND_DEG`` (the face's angles are exact: no warp, no
+    perspective, a clean drawing) and the minute hand on a whole minute to ``EXACT_MINUTE``,
+    while the sweeping reading misses by ``EXACT_FIT_RATIO`` times as much, the hand steps.
+    The returned residual stays the sweeping one, so the choice of hands is unchanged."""
+    second_off = abs(a_s - 6.0 * round(a_s / 6.0))
+    return (
+        second_off < EXACT_SECOND_DEG
+        and r_s < EXACT_MINUTE
+        and r_c > EXACT_FIT_RATIO * max(r_s, 0.6 * EXACT_MINUTE)
+    )
 
 
 def _identify(
@@ -1153,3 +1180,109 @@ def _identify(
     second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
     minute = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
     return second, minute, full_angle(other)
+
+
+def _stripe(
+    t: _Track, rgb: np.ndarray, dial: np.ndarray, scene: _Scene
+) -> tuple[np.ndarray, float, float] | None:
+    """A stripe along a ray's axis drawn in another colour than both of the ray's sides (a thin
+    second hand lying along a wider hand, drawn over it): (its colour minus the dial colour,
+    the wide hand's direction, the stripe's direction), the directions in image degrees
+    clockwise from 12, each a line fitted through the hand's and the stripe's centres across the
+    ray; None when there is no such stripe. Sampled across the ray pixel by pixel over the
+    middle part of its length."""
+    r, c, _ = t.arrays()
+    keep = (r >= 0.35 * t.tip) & (r <= 0.8 * t.tip)
+    if keep.sum() < 8:
+        return None
+    r, c = r[keep], c[keep]
+    a = np.radians(c * BIN_DEG)
+    ux, uy = np.sin(a), -np.cos(a)
+    ox, oy = scene.origin[0] + scene.pivot[0], scene.origin[1] + scene.pivot[1]
+    half = max(3, round(0.06 * t.tip))
+    offs = np.arange(-half, half + 1, dtype=np.float64)
+    xs = np.rint(ox + r[None, :] * ux[None, :] - offs[:, None] * uy[None, :]).astype(int)
+    ys = np.rint(oy + r[None, :] * uy[None, :] + offs[:, None] * ux[None, :]).astype(int)
+    if xs.min() < 0 or ys.min() < 0 or xs.max() >= rgb.shape[1] or ys.max() >= rgb.shape[0]:
+        return None
+    grid = rgb[ys, xs].astype(np.float64) - dial  # offset x radius x channel
+    cols = np.median(grid, axis=1)
+    strength = np.linalg.norm(cols, axis=1)
+    inked = np.nonzero(strength > RUN_DIFF)[0]
+    if len(inked) < 7 or strength[half] <= RUN_DIFF:
+        return None
+    lo, hi = int(inked[0]) + 1, int(inked[-1]) - 1  # one pixel in from the anti-aliased edges
+    if hi - lo < 4 or not lo < half < hi:
+        return None
+    middle, side_a, side_b = cols[half], cols[lo], cols[hi]
+    norms = [float(np.linalg.norm(v)) for v in (middle, side_a, side_b)]
+    if min(norms) <= RUN_DIFF:
+        return None
+    cos_sides = float(side_a @ side_b) / (norms[1] * norms[2])
+    cos_mid = max(
+        float(middle @ side_a) / (norms[0] * norms[1]),
+        float(middle @ side_b) / (norms[0] * norms[2]),
+    )
+    if cos_sides <= 0.97 or cos_mid >= 0.9:
+        return None
+    # per radius: the hand's centre (the middle of its ink across the ray) and the stripe's
+    # centre (where the colour leans towards the stripe's rather than the sides')
+    side = 0.5 * (side_a + side_b)
+    ink = np.linalg.norm(grid, axis=2) > RUN_DIFF
+    span = np.where(ink, offs[:, None], np.nan)
+    hand_mid = 0.5 * (np.nanmin(span, axis=0) + np.nanmax(span, axis=0))
+    toward = (grid - side) @ (middle - side) / float((middle - side) @ (middle - side))
+    wts = np.clip(toward, 0.0, None)
+    stripe_mid = (wts * offs[:, None]).sum(axis=0) / np.maximum(wts.sum(axis=0), 1e-9)
+
+    def direction(mid: np.ndarray) -> float:
+        px = ox + r * ux - mid * uy
+        py = oy + r * uy + mid * ux
+        pts = np.column_stack([px - px.mean(), py - py.mean()])
+        d = np.linalg.svd(pts, full_matrices=False)[2][0]
+        if d @ np.array([ux.mean(), uy.mean()]) < 0:
+            d = -d
+        return math.degrees(math.atan2(d[0], -d[1])) % 360.0
+
+    return middle, direction(hand_mid), direction(stripe_mid)
+
+
+def _second_in_stripe(
+    rays: list[_Track],
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: _Scene,
+    radius: float,
+    to_dial,  # noqa: ANN001
+) -> ClockTime | None:
+    """Two rays and no second hand seen: a second hand drawn along one hand, over it, shows as
+    a stripe of a colour of its own down that ray's middle (session 4). The second hand is then
+    read on that ray, and minute and hour are the two rays, assigned by the consistency of the
+    readings (as in :func:`_assign_by_consistency`), the wider ray being the hour hand."""
+    found = [_stripe(t, rgb, dial, scene) for t in rays]
+    if sum(v is not None for v in found) != 1:
+        return None
+    k = 0 if found[0] is not None else 1
+    other = _ray_colour(rays[1 - k], rgb, dial, scene)
+    stripe, hand_dir, stripe_dir = found[k]  # type: ignore[misc]
+    n_o, n_s = float(np.linalg.norm(other)), float(np.linalg.norm(stripe))
+    if n_o > 20 and float(other @ stripe) / (n_o * n_s) > 0.9:
+        return None  # the stripe has the other hand's colour: not a hand of its own
+    contrast = max(t.contrast for t in rays)
+    a_s = to_dial(stripe_dir)
+    second = round(a_s / 6.0) % 60
+    angles = [to_dial(_track_angle(t)) for t in rays]
+    angles[k] = to_dial(hand_dir)
+    best: tuple[float, ClockTime] | None = None
+    for mi in (0, 1):
+        hi = 1 - mi
+        a_m, a_h = angles[mi], angles[hi]
+        minute, r_m = _minute_reading(a_m, second, a_s)
+        hx = ((a_h - 0.5 * (minute + second / 60.0)) % 360.0) / 30.0
+        narrow = _mid_width(rays[hi], contrast) < 0.8 * _mid_width(rays[mi], contrast)
+        penalty = 0.3 if narrow else 0.0
+        score = 2.0 * r_m + 2.0 * abs(hx - round(hx)) + penalty
+        if best is None or score < best[0]:
+            best = (score, ClockTime(round(hx) % 12 or 12, minute, second))
+    assert best is not None
+    return best[1]
