@@ -34,6 +34,13 @@ Sources (group names in labels.csv):
   Drawn with PIL's ImageDraw, aliased like Tk's X11 canvas (Liberation Sans, Helvetica's
   metric twin, 16 px for 12 pt); the minute and second hands sweep, the hour hand moves with
   the minutes only, as in the source.
+- ``study_plain`` — github.com/aMa2210/LLM_analog_clocks, ``Generate_Clocks.py`` (the plain
+  faces of a study of how multimodal LLMs read clocks; added in session 4): matplotlib, a 6×6 in
+  figure, a white disc of radius 1 with a black 3 pt edge, 60 black ticks reaching the rim (0.1
+  long and 3 pt every fifth, else 0.05 and 1 pt), bold numerals 1–12 (16 pt) at 0.8, black hour
+  (0.5, 6 pt) and minute (0.75, 4 pt) lines and a red second line (0.85, 2 pt) from the centre,
+  a 0.02 black centre dot, axes hidden, limits ±1.05, saved with a tight box and 0.1 in padding.
+  All three hands sweep. The study's own faces of this set are not released as images.
 - ``mpl_nodial`` — github.com/yitinghan/cs107_yiting_han, ``homework/HW2/HW2-final/P4.py``:
   three matplotlib lines in the default colour cycle on square axes [-10, 10]², no dial, no
   marks (hour length 2, width 6; minute 5, width 4; second 10, width 1 — the second hand
@@ -88,6 +95,52 @@ def _mpl_polar(h: int, m: int, s: int, rng: random.Random) -> Image.Image:
     ax.set_ylim(0, 1)
     buf = io.BytesIO()
     fig.savefig(buf, dpi=100, bbox_inches="tight", format="png")
+    plt.close(fig)
+    return Image.open(buf).convert("RGB")
+
+
+def _study_plain(h: int, m: int, s: int) -> Image.Image:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(6, 6))
+    ax.set_aspect("equal")
+    ax.add_patch(plt.Circle((0, 0), radius=1, fc="#ffffff", ec="black", lw=3))
+    for k in range(60):
+        a = math.pi / 30 * k
+        inner, width = (0.9, 3) if k % 5 == 0 else (0.95, 1)
+        ax.plot(
+            [inner * math.cos(a), math.cos(a)],
+            [inner * math.sin(a), math.sin(a)],
+            lw=width,
+            color="black",
+        )
+    for numeral in range(1, 13):
+        a = math.pi / 6 * (3 - numeral)
+        ax.text(
+            0.8 * math.cos(a),
+            0.8 * math.sin(a),
+            str(numeral),
+            ha="center",
+            va="center",
+            fontsize=16,
+            fontweight="bold",
+        )
+    for turns, length, width, colour in (  # angles counter-clockwise from 3 o'clock, in hours
+        (3 - h % 12 - m / 60 - s / 3600, 0.5, 6, "black"),
+        ((15 - m - s / 60) / 5, 0.75, 4, "black"),
+        ((15 - s) / 5, 0.85, 2, "red"),
+    ):
+        a = math.pi / 6 * turns
+        ax.plot([0, length * math.cos(a)], [0, length * math.sin(a)], lw=width, color=colour)
+    ax.add_patch(plt.Circle((0, 0), radius=0.02, fc="black"))
+    plt.axis("off")
+    plt.xlim(-1.05, 1.05)
+    plt.ylim(-1.05, 1.05)
+    buf = io.BytesIO()
+    fig.savefig(buf, bbox_inches="tight", pad_inches=0.1, format="png")
     plt.close(fig)
     return Image.open(buf).convert("RGB")
 
@@ -299,6 +352,8 @@ def main() -> None:
             return _pyde_disc(h, m, s, rng, _stretch_box(rng, 640))
         if group == "tk_ticks":
             return _tk_ticks(h, m, s)
+        if group == "study_plain":
+            return _study_plain(h, m, s)
         if group == "pyde_disc+warp":
             return _warp(_pyde_disc(h, m, s, rng, (640, 640)), rng)
         raise ValueError(group)
@@ -314,6 +369,7 @@ def main() -> None:
         "mpl_polar+warp",
         "pyde_disc+warp",
         "tk_ticks",
+        "study_plain",
     )
     if args.groups:
         unknown = sorted(set(args.groups) - set(groups))
