@@ -79,6 +79,7 @@ PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down befor
 MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
 MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
+MARK_DEPTH = 0.12  # numerals and ticks reach no further than this fraction of the radius
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -470,8 +471,20 @@ def _faint_dial_ellipse(
     on a pale blue ground, a faint grey rim on a dial of the background's own colour): first the
     widest blob that differs faintly (FAINT_DIFF) from the border colour, then, as before, the
     convex hull of everything that differs clearly. Without this, the hands' own blob (a long
-    second hand) or their hull was taken for the dial, or no dial was found."""
-    return _dial_ellipse(rgb, FAINT_DIFF, whole_only=True) or _dial_ellipse(rgb)
+    second hand) or their hull was taken for the dial, or no dial was found. When the hull of
+    everything that differs clearly is centred on the faint outline (the marks of a dial without
+    a rim), the hull is kept as before: the marks' ring is what the reader's zones were measured
+    against there (taking the faint outline instead lost 5 of 3,600 dev faces)."""
+    faint = _dial_ellipse(rgb, FAINT_DIFF, whole_only=True)
+    hull = _dial_ellipse(rgb)
+    if faint is None or hull is None:
+        return faint or hull
+    (fx, fy), (fa, fb), _ = faint
+    (hx, hy), (ha, hb), _ = hull
+    size = 0.25 * (fa + fb)
+    if math.hypot(hx - fx, hy - fy) <= 0.05 * size and 0.5 * (ha + hb) >= 0.75 * (fa + fb) / 2:
+        return hull
+    return faint
 
 
 NORM_RADIUS = 200.0  # the dial's radius after normalisation
@@ -729,7 +742,8 @@ def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
     hand's long inner part starts as a junction (``merged``), which is no hand tip and was
     dropped; the strokes were left as short rays whose fitted axes point anywhere. A junction
     ray that runs a long way in, all of whose parents (the rays that end where it starts) are
-    shorter than it, is such a hand: the parents' ink is joined onto it (summed per circle, its
+    short, as deep as a mark (MARK_DEPTH of the radius; a second hand's free end beyond the minute
+    hand's tip is longer), is such a hand: the parents' ink is joined onto it (summed per circle, its
     angle the ink-weighted mean) and the parents are dropped."""
     out = []
     for m in tracks:
@@ -753,7 +767,7 @@ def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
             extent < 0.2 * radius
             or m.radii[-1] > 0.35 * m.tip
             or not parents
-            or any(t.tip - t.radii[-1] >= 0.6 * extent for t in parents)
+            or any(t.tip - t.radii[-1] >= min(0.6 * extent, MARK_DEPTH * radius) for t in parents)
         ):
             out.append(m)
             continue
