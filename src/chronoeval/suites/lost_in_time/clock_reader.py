@@ -80,6 +80,7 @@ MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off tha
 MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 MARK_DEPTH = 0.12  # numerals and ticks reach no further than this fraction of the radius
+MARK_SPREAD = 0.08  # ... and a mark's strokes where a hand's tip joins them lie this close
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -743,7 +744,8 @@ def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
     dropped; the strokes were left as short rays whose fitted axes point anywhere. A junction
     ray that runs a long way in, all of whose parents (the rays that end where it starts) are
     short, as deep as a mark (MARK_DEPTH of the radius; a second hand's free end beyond the minute
-    hand's tip is longer), is such a hand: the parents' ink is joined onto it (summed per circle, its
+    hand's tip is longer), and close together (within MARK_SPREAD of the radius: the strokes of
+    one numeral; two hands' ends lying side by side are further apart), is such a hand: the parents' ink is joined onto it (summed per circle, its
     angle the ink-weighted mean) and the parents are dropped."""
     out = []
     for m in tracks:
@@ -768,6 +770,7 @@ def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
             or m.radii[-1] > 0.35 * m.tip
             or not parents
             or any(t.tip - t.radii[-1] >= min(0.6 * extent, MARK_DEPTH * radius) for t in parents)
+            or _spread_px(parents, m.tip) > MARK_SPREAD * radius
         ):
             out.append(m)
             continue
@@ -794,6 +797,12 @@ def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
         joined.peaks += m.peaks
         out.append(joined)
     return out
+
+
+def _spread_px(parents: list[_Track], r: float) -> float:
+    """How far apart (in pixels along the circle of radius ``r``) the rays' inner ends lie."""
+    ends = [t.centres[-1] for t in parents]
+    return max(_bin_dist(a, b) for a in ends for b in ends) * BIN_RAD * r
 
 
 def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
