@@ -45,7 +45,9 @@ def _faint_face(t: ClockTime, size: int, same_colour: bool) -> Image.Image:
     bg = (236, 238, 240) if same_colour else (220, 230, 240)
     img, d, c, r = supersampled_face(size, bg, 0.44, (200, 200, 200) if same_colour else bg)
     inner = r - 4.5 if same_colour else r
-    d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=bg if same_colour else (250, 235, 215))
+    d.ellipse(
+        (c - inner, c - inner, c + inner, c + inner), fill=bg if same_colour else (250, 235, 215)
+    )
     hour, minute, _ = _angles(t)
     bar_hand(d, c, hour, 0.5 * r, 0.06 * r, (20, 20, 20))
     bar_hand(d, c, minute, 0.85 * r, 0.03 * r, (20, 20, 20))

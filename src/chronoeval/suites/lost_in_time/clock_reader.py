@@ -913,7 +913,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
             alt = _look(rgb, mx, my, radius)
-            if alt is not None:
+            if alt is not None and _keeps_hands(alt, scene):
                 scene = alt
                 offsets = _mark_offsets(
                     _mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius
@@ -939,6 +939,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     else:
         hour = _hour_residual(to_dial(hour_a), minute, second)[0]
     return ClockTime(hour or 12, minute, second)
+
+
+def _keeps_hands(alt: _Scene, scene: _Scene) -> bool:
+    """Whether the look from the marks' centre may replace the current one: it must not show
+    fewer than three hands where the current look shows three or more. On a warped face the
+    lines joining opposite marks need not cross at the pivot (a warp is no homography), and the
+    look from there can lose the thin hands that the current look sees."""
+    return len(alt.rays) >= min(3, len(scene.rays))
 
 
 def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
