@@ -81,6 +81,7 @@ MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to pl
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 MARK_DEPTH = 0.12  # numerals and ticks reach no further than this fraction of the radius
 MARK_SPREAD = 0.08  # ... and a mark's strokes where a hand's tip joins them lie this close
+TAIL_LENGTH = 0.3  # a counterweight tail behind the pivot is shorter than this fraction of the radius
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -913,7 +914,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
             alt = _look(rgb, mx, my, radius)
-            if alt is not None and _keeps_hands(alt, scene):
+            if alt is not None:
                 scene = alt
                 offsets = _mark_offsets(
                     _mark_ink(scene.ink, scene.hands, radius), scene.pivot, MARK_ZONE * radius
@@ -939,14 +940,6 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     else:
         hour = _hour_residual(to_dial(hour_a), minute, second)[0]
     return ClockTime(hour or 12, minute, second)
-
-
-def _keeps_hands(alt: _Scene, scene: _Scene) -> bool:
-    """Whether the look from the marks' centre may replace the current one: it must not show
-    fewer than three hands where the current look shows three or more. On a warped face the
-    lines joining opposite marks need not cross at the pivot (a warp is no homography), and the
-    look from there can lose the thin hands that the current look sees."""
-    return len(alt.rays) >= min(3, len(scene.rays))
 
 
 def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
@@ -1124,6 +1117,7 @@ def _assign_by_consistency(
         for t in rays
     ]
     needles = [_needle(t, contrast, radius) for t in rays]
+    tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
@@ -1144,6 +1138,8 @@ def _assign_by_consistency(
                     penalty += 0.3 if w_h < 1.15 * w_m else 0.0
                 if w_h < 0.8 * w_m:
                     penalty += 0.3
+                if tails[hi] or tails[mi]:
+                    penalty += 1.0  # a counterweight behind the pivot is no hour or minute hand
                 if any(odd[k] for k in range(n) if k != si):
                     penalty += 1.0  # a hand in a colour of its own is the second hand
                 if si is None:
@@ -1176,6 +1172,28 @@ def _assign_by_consistency(
                     best = (score, reading)
     assert best is not None
     return best[1]
+
+
+def _tails(rays: list[_Track], contrast: float, radius: float) -> list[bool]:
+    """Per ray: a counterweight tail, i.e. short (under TAIL_LENGTH of the radius) and in line
+    with a longer ray on the other side of the pivot (within 3 degrees of opposite) that is about
+    as wide (0.75-1.33x): one bar through the pivot. An hour hand opposite the minute hand is
+    longer than that, and rarely as wide."""
+    angles = [_track_angle(t) for t in rays]  # fitted axes: the pivot guess may sit on the bar
+    widths = [_mid_width(t, contrast) for t in rays]
+    out = []
+    for i, t in enumerate(rays):
+        out.append(
+            t.tip < TAIL_LENGTH * radius
+            and any(
+                j != i
+                and u.tip > t.tip
+                and abs((angles[i] - angles[j]) % 360.0 - 180.0) <= 3.0
+                and 0.75 * widths[j] <= widths[i] <= 1.33 * widths[j]
+                for j, u in enumerate(rays)
+            )
+        )
+    return out
 
 
 def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
