@@ -81,8 +81,7 @@ MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to pl
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
 MARK_DEPTH = 0.12  # numerals and ticks reach no further than this fraction of the radius
 MARK_SPREAD = 0.08  # ... and a mark's strokes where a hand's tip joins them lie this close
-HIDDEN_FROM = 0.3  # a hand hidden under a needle ends at least this far out along it
-TAIL_LENGTH = 0.3  # a counterweight tail behind the pivot is shorter than this fraction of the radius
+TAIL_LENGTH = 0.3  # a counterweight tail is shorter than this fraction of the radius
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -1197,16 +1196,6 @@ def _tails(rays: list[_Track], contrast: float, radius: float) -> list[bool]:
     return out
 
 
-def _behind(stub: _Track, ray: _Track, radius: float) -> bool:
-    """Whether ``stub`` is a counterweight behind the pivot for ``ray``: short (under
-    TAIL_LENGTH of the radius) and within 6 degrees of opposite it (fitted axes; a short stub's
-    axis is a few degrees loose). Only for two rays: then an hour hand that short, opposite the
-    other hands, is unlikely."""
-    if stub.tip >= TAIL_LENGTH * radius:
-        return False
-    return abs((_track_angle(stub) - _track_angle(ray)) % 360.0 - 180.0) <= 6.0
-
-
 def _minute_reading(a_m: float, second: int) -> tuple[int, float]:
     """Minute and its residual (distance of the hand from where that reading puts it, in
     minutes) from the minute hand's dial angle. Most minute hands sweep (0.1 deg per second past
@@ -1240,8 +1229,6 @@ def _identify(
         a = _angle(t, 0.3 * rho, rho - 2)
         return a if a is not None else full_angle(t)
 
-    if len(rays) == 2 and _behind(rays[1], rays[0], radius):
-        rays = rays[:1]  # all hands on one ray, and a counterweight behind the pivot
     first = rays[0]
     # A needle narrower than a pixel or two never shows its full ink strength, so its width is
     # measured against the strongest hand ink of the clock rather than its own.
@@ -1291,11 +1278,7 @@ def _identify(
         o_ratio, o_rho = _hidden_step(other, contrast)
         second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
         minute = outer_angle(other, o_rho) if o_ratio > STEP_RATIO else full_angle(other)
-        hour_s = (
-            inner_angle(first, s_rho)
-            if s_ratio > STEP_RATIO and s_rho >= HIDDEN_FROM * first.tip
-            else second
-        )
+        hour_s = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
         hour_o = inner_angle(other, o_rho) if o_ratio > STEP_RATIO else minute
         if s_ratio > 2 * STEP_RATIO or (s_ratio > STEP_RATIO and o_ratio < STEP_RATIO):
             return second, minute, hour_s
