@@ -60,6 +60,7 @@ N_THETA = 1440  # angular bins of the polar unwrap (0.25 degrees each)
 BIN_DEG = 360.0 / N_THETA
 BIN_RAD = math.radians(BIN_DEG)
 BACKGROUND_DIFF = 40  # a pixel belongs to the clock when it differs this much from the border
+FAINT_DIFF = 8  # ... or this much, where no blob differing by BACKGROUND_DIFF outlines the dial
 INK_DIFF = 60  # a pixel is ink when it differs this much from the dial colour
 RUN_DIFF = 20  # in the polar unwrap, hand runs include the anti-aliased fringe down to this
 HAND_ZONE = 0.995  # hands are searched inside this fraction of the dial radius
@@ -81,6 +82,9 @@ PRE_SHRINK_BELOW = 0.75  # a dial shrunk below this scale is averaged down befor
 MARK_PIVOT_MIN = 3.0  # the marks' centre replaces a pivot guess further off than this (px)
 MARK_CENTRE_RMS = 1.2  # opposite marks' lines must meet this tightly (px) to place the pivot
 MARK_SIZE = 0.4  # ink blobs longer than this fraction of the radius are rims or rings, not marks
+MARK_DEPTH = 0.12  # numerals and ticks reach no further than this fraction of the radius
+MARK_SPREAD = 0.08  # ... and a mark's strokes where a hand's tip joins them lie this close
+TAIL_LENGTH = 0.3  # a counterweight tail is shorter than this fraction of the radius
 GAP = 3  # a ray may vanish for this many radii and still go on
 YOUNG = 4  # rays that started at most this many pixels ago may be absorbed by an older one
 
@@ -342,6 +346,15 @@ def _step(track: _Track) -> tuple[float, float]:
     return best, best_rho
 
 
+def _hidden_step(track: _Track, contrast: float) -> tuple[float, float]:
+    """:func:`_step`, except that a hand narrowing gradually all along (a leaf, sword or tapered
+    hand: :func:`_tapered`) shows no hand hidden under it, however wide its base is next to its
+    point."""
+    if _tapered(track, contrast):
+        return 1.0, 0.0
+    return _step(track)
+
+
 def _first_rise(
     r: np.ndarray, w: np.ndarray, start: float, ref: float, ratio: float, window: int = 4
 ) -> float | None:
@@ -410,7 +423,9 @@ def _hour_residual(hour_angle: float, minute: int, second: int) -> tuple[int, fl
     return h % 12, abs(x - h)
 
 
-def _dial_ellipse(rgb: np.ndarray) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+def _dial_ellipse(
+    rgb: np.ndarray, diff: int = BACKGROUND_DIFF, whole_only: bool = False
+) -> tuple[tuple[float, float], tuple[float, float], float] | None:
     """The dial's outline as an ellipse ((cx, cy), (axis, axis), angle), found by shape.
 
     Foreground is whatever differs from the border colour (no dial colour is assumed). The dial is
@@ -422,7 +437,7 @@ def _dial_ellipse(rgb: np.ndarray) -> tuple[tuple[float, float], tuple[float, fl
     h, w, _ = rgb.shape
     border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
     bg = np.median(border, axis=0)
-    fg = ((_max_channel_diff(rgb, bg) > BACKGROUND_DIFF) * 255).astype(np.uint8)
+    fg = ((_max_channel_diff(rgb, bg) > diff) * 255).astype(np.uint8)
     contours, _ = cv2.findContours(fg, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     contours = [c for c in contours if len(c) >= 3]
     if not contours:
@@ -434,6 +449,8 @@ def _dial_ellipse(rgb: np.ndarray) -> tuple[tuple[float, float], tuple[float, fl
     x1, y1 = pts_all.max(axis=0)
     if boxes[k][2] + boxes[k][3] >= 0.75 * ((x1 - x0) + (y1 - y0)):
         pts = contours[k].reshape(-1, 2)
+    elif whole_only:
+        return None
     else:
         pts = cv2.convexHull(pts_all.astype(np.int32)).reshape(-1, 2)
     if len(pts) < 5:
@@ -441,7 +458,38 @@ def _dial_ellipse(rgb: np.ndarray) -> tuple[tuple[float, float], tuple[float, fl
     (cx, cy), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
     if min(a, b) < 0.2 * min(h, w) or min(a, b) < 40 or min(a, b) < 0.4 * max(a, b):
         return None
+    if whole_only and not _fills_ellipse(pts, a, b):
+        return None
     return (cx, cy), (a + 1.0, b + 1.0), angle  # outline pixels lie half a pixel inside
+
+
+def _fills_ellipse(outline: np.ndarray, a: float, b: float) -> bool:
+    """Whether a blob's outer outline encloses most of the ellipse fitted to it, as a dial's (a
+    disc, or a rim ring) does; the hands' blob (a long second hand beyond the others) is thin."""
+    return cv2.contourArea(outline.reshape(-1, 1, 2).astype(np.int32)) >= 0.6 * math.pi * a * b / 4
+
+
+def _faint_dial_ellipse(
+    rgb: np.ndarray,
+) -> tuple[tuple[float, float], tuple[float, float], float] | None:
+    """The dial when no blob that differs clearly from the background outlines it (a cream dial
+    on a pale blue ground, a faint grey rim on a dial of the background's own colour): first the
+    widest blob that differs faintly (FAINT_DIFF) from the border colour, then, as before, the
+    convex hull of everything that differs clearly. Without this, the hands' own blob (a long
+    second hand) or their hull was taken for the dial, or no dial was found. When the hull of
+    everything that differs clearly is centred on the faint outline (the marks of a dial without
+    a rim), the hull is kept as before: the marks' ring is what the reader's zones were measured
+    against there (taking the faint outline instead lost 5 of 3,600 dev faces)."""
+    faint = _dial_ellipse(rgb, FAINT_DIFF, whole_only=True)
+    hull = _dial_ellipse(rgb)
+    if faint is None or hull is None:
+        return faint or hull
+    (fx, fy), (fa, fb), _ = faint
+    (hx, hy), (ha, hb), _ = hull
+    size = 0.25 * (fa + fb)
+    if math.hypot(hx - fx, hy - fy) <= 0.05 * size and 0.5 * (ha + hb) >= 0.75 * (fa + fb) / 2:
+        return hull
+    return faint
 
 
 NORM_RADIUS = 200.0  # the dial's radius after normalisation
@@ -681,7 +729,7 @@ def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None
         return None
     tracks = [
         t
-        for t in _tracks(runs, r_first)
+        for t in _rejoin_tips(_tracks(runs, r_first), radius)
         if not (t.merged or t.absorbed) and len(t.radii) >= MIN_RADII
     ]
     if not tracks:
@@ -691,6 +739,74 @@ def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None
         return None
     rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
     return _Scene(_distinct(rays), ink, hands, (ccx, ccy), (x0, y0))
+
+
+def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
+    """A hand whose tip touches a numeral, a tick or a label: followed from the outside in, the
+    mark's strokes and the hand's tip are several rays that meet where the hand goes on, and the
+    hand's long inner part starts as a junction (``merged``), which is no hand tip and was
+    dropped; the strokes were left as short rays whose fitted axes point anywhere. A junction
+    ray that runs a long way in, all of whose parents (the rays that end where it starts) are
+    short, as deep as a mark (MARK_DEPTH of the radius; a second hand's free end beyond the minute
+    hand's tip is longer), and close together (within MARK_SPREAD of the radius: the strokes of
+    one numeral; two hands' ends lying side by side are further apart), is such a hand: the parents' ink is joined onto it (summed per circle, its
+    angle the ink-weighted mean) and the parents are dropped."""
+    out = []
+    for m in tracks:
+        if not m.merged or m.absorbed or len(m.radii) < 8:
+            out.append(m)
+            continue
+        extent = m.tip - m.radii[-1]
+        # the parents end on the junction's run: within half its width (plus 2 px) of its centre
+        reach = (0.5 * m.sums[0] / m.contrast + 2.0) / max(m.tip, 1)
+        tol = max(3.0 / BIN_DEG, reach / BIN_RAD)
+        parents = [
+            t
+            for t in tracks
+            if not t.merged
+            and not t.absorbed
+            and t.radii
+            and 0 < t.radii[-1] - m.tip <= GAP + 1
+            and _bin_dist(t.centres[-1], m.centres[0]) <= tol
+        ]
+        if (
+            extent < 0.2 * radius
+            or m.radii[-1] > 0.35 * m.tip
+            or not parents
+            or any(t.tip - t.radii[-1] >= min(0.6 * extent, MARK_DEPTH * radius) for t in parents)
+            or _spread_px(parents, m.tip) > MARK_SPREAD * radius
+        ):
+            out.append(m)
+            continue
+        by_r: dict[int, list[tuple[float, float, float]]] = {}
+        for t in parents:
+            for r, c, sm, pk in zip(t.radii, t.centres, t.sums, t.peaks, strict=True):
+                by_r.setdefault(r, []).append((c, sm, pk))
+            t.absorbed = True
+        joined = _Track(tip=max(by_r))
+        ref = m.centres[0]
+        for r in sorted(by_r, reverse=True):
+            items = by_r[r]
+            total = sum(sm for _, sm, _ in items)
+            off = [((c - ref + N_THETA / 2) % N_THETA) - N_THETA / 2 for c, _, _ in items]
+            weights = [max(sm, 1e-9) for _, sm, _ in items]
+            centre = ref + sum(o * w for o, w in zip(off, weights, strict=True)) / sum(weights)
+            joined.radii.append(r)
+            joined.centres.append(centre % N_THETA)
+            joined.sums.append(total)
+            joined.peaks.append(max(pk for _, _, pk in items))
+        joined.radii += m.radii
+        joined.centres += m.centres
+        joined.sums += m.sums
+        joined.peaks += m.peaks
+        out.append(joined)
+    return out
+
+
+def _spread_px(parents: list[_Track], r: float) -> float:
+    """How far apart (in pixels along the circle of radius ``r``) the rays' inner ends lie."""
+    ends = [t.centres[-1] for t in parents]
+    return max(_bin_dist(a, b) for a in ends for b in ends) * BIN_RAD * r
 
 
 def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
@@ -731,7 +847,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         scale = MAX_SIDE / max(rgb.shape[:2])
         size = (round(rgb.shape[1] * scale), round(rgb.shape[0] * scale))
         rgb = cv2.resize(rgb, size, interpolation=cv2.INTER_AREA)
-    ellipse = _dial_ellipse(rgb)
+    ellipse = _dial_ellipse(rgb, whole_only=True) or _faint_dial_ellipse(rgb)
     if ellipse is None:
         return None
     (ex, ey), (ea, eb), e_angle = ellipse
@@ -1008,6 +1124,7 @@ def _assign_by_consistency(
         for t in rays
     ]
     needles = [_needle(t, contrast, radius) for t in rays]
+    tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
@@ -1028,12 +1145,14 @@ def _assign_by_consistency(
                     penalty += 0.3 if w_h < 1.15 * w_m else 0.0
                 if w_h < 0.8 * w_m:
                     penalty += 0.3
+                if tails[hi] or tails[mi]:
+                    penalty += 1.0  # a counterweight behind the pivot is no hour or minute hand
                 if any(odd[k] for k in range(n) if k != si):
                     penalty += 1.0  # a hand in a colour of its own is the second hand
                 if si is None:
                     second = 0
                     sec_frac = 0.0
-                    m_cont = a_m / 6.0
+                    m_cont = (a_m / 6.0 + 0.5) % 60.0 - 0.5  # 59.9 past the hour is -0.1
                     minute = round(m_cont) % 60
                     penalty += 0.8 * (n - 2)
                     r_m = 0.0
@@ -1060,6 +1179,28 @@ def _assign_by_consistency(
                     best = (score, reading)
     assert best is not None
     return best[1]
+
+
+def _tails(rays: list[_Track], contrast: float, radius: float) -> list[bool]:
+    """Per ray: a counterweight tail, i.e. short (under TAIL_LENGTH of the radius) and in line
+    with a longer ray on the other side of the pivot (within 3 degrees of opposite) that is about
+    as wide (0.75-1.33x): one bar through the pivot. An hour hand opposite the minute hand is
+    longer than that, and rarely as wide."""
+    angles = [_track_angle(t) for t in rays]  # fitted axes: the pivot guess may sit on the bar
+    widths = [_mid_width(t, contrast) for t in rays]
+    out = []
+    for i, t in enumerate(rays):
+        out.append(
+            t.tip < TAIL_LENGTH * radius
+            and any(
+                j != i
+                and u.tip > t.tip
+                and abs((angles[i] - angles[j]) % 360.0 - 180.0) <= 3.0
+                and 0.75 * widths[j] <= widths[i] <= 1.33 * widths[j]
+                for j, u in enumerate(rays)
+            )
+        )
+    return out
 
 
 def _minute_reading(a_m: float, second: int, a_s: float | None = None) -> tuple[int, float]:
@@ -1161,7 +1302,7 @@ def _identify(
     other = rays[1]
     s_ratio, s_rho = _step(first)
     if other.tip / first.tip > MINUTE_OVER_NEEDLE:  # the other ray is the minute hand
-        o_ratio, o_rho = _step(other)
+        o_ratio, o_rho = _hidden_step(other, contrast)
         second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
         minute = outer_angle(other, o_rho) if o_ratio > STEP_RATIO else full_angle(other)
         hour_s = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
