@@ -131,3 +131,55 @@ def test_plain_path_under(tmp_path: Path) -> None:
         "",
     ):
         assert plain_path_under(base, rel) is None, rel  # confine() decides these
+
+
+@pytest.mark.parametrize("bad_line", ["", "{not json", '{"id": "c000"}'])
+def test_an_image_error_comes_before_any_later_lines_error(tmp_path: Path, bad_line: str) -> None:
+    """Whatever a later line's fault (blank, not JSON, not an item), the earlier image's error is
+    the one named (a blank line used to be raised without waiting for the image checks)."""
+    ds = make_clock_dataset(tmp_path / "d", n=12)
+    for i in (1, 2, 3):
+        (ds.root / "images" / f"c{i}.png").write_bytes(b"\x89PNG not this one")
+    lines = (ds.root / "items.jsonl").read_text().splitlines()
+    lines[8] = bad_line
+    (ds.root / "items.jsonl").write_text("\n".join(lines) + "\n")
+    for _ in range(3):
+        with pytest.raises(DataError, match=r"items.jsonl:2.*item 'c001'.*do not match"):
+            load_dataset(ds.root)
+
+
+def test_a_failure_stops_the_checks_at_the_next_add() -> None:
+    """A failed check is raised by the next ``add`` once everything before it passed: a bad image
+    early in a large set does not wait for the whole set to be read."""
+    ran: list[int] = []
+
+    def check(n: int) -> None:
+        ran.append(n)
+        if n == 1:
+            raise DataError(f"image {n} is bad")
+
+    with image_checks.ImageChecks(check, threads=2) as checks:
+        checks.add(0)
+        checks.add(1)
+        with pytest.raises(DataError, match="image 1 is bad"):
+            for n in range(2, 10_000):
+                checks.add(n)
+        assert len(ran) < 9_000  # stopped long before the end
+        checks.drain()  # nothing left to raise: the failure was raised once
+
+
+def test_a_load_that_checks_nothing_leaves_the_warning_filters_alone(tmp_path: Path) -> None:
+    ds = make_clock_dataset(tmp_path / "d", n=3)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        filters = list(warnings.filters)
+        seen: list[object] = []
+
+        def check(*_: object) -> None:
+            seen.append(list(warnings.filters))
+
+        with image_checks.ImageChecks(check, threads=1):
+            assert list(warnings.filters) == filters  # nothing added yet: nothing changed
+        assert list(warnings.filters) == filters
+        load_dataset(ds.root, verify_images=False)
+        assert list(warnings.filters) == filters

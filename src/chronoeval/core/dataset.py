@@ -165,7 +165,11 @@ def load_dataset(root: Path, *, verify_images: bool = True) -> Dataset:
         raise DataError("missing items.jsonl", file=items_path)
     stamp = verified.lookup(root, verify_images)  # images checked by an earlier load: skipped
     with ImageChecks(lambda *a: _check_image(*a)) as checks:  # on threads, errors in item order
-        return _load(root, manifest, manifest_path, items_path, stamp, checks, verify_images)
+        try:
+            return _load(root, manifest, manifest_path, items_path, stamp, checks, verify_images)
+        except DataError:
+            checks.drain()  # an earlier line's image error comes first, as it always did
+            raise
 
 
 def _load(
@@ -200,20 +204,16 @@ def _load(
             try:
                 obj = json.loads(line_bytes)
             except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-                checks.drain()  # an earlier line's image error comes first, as it always did
                 raise DataError(
                     f"line is not valid JSON ({exc})", file=items_path, line=lineno
                 ) from None
             except RecursionError:
-                checks.drain()
                 raise DataError("JSON nested too deeply", file=items_path, line=lineno) from None
             try:
                 item = Item.from_json(obj)
             except DataError as exc:
-                checks.drain()
                 raise exc.at(file=items_path, line=lineno) from None
             if item.id in seen:
-                checks.drain()
                 raise DataError(
                     f"duplicate item id (first on line {seen[item.id]})",
                     file=items_path,

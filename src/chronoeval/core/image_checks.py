@@ -7,15 +7,21 @@ machine's cores instead of one. Nothing about what is checked changes, nor which
 failure, and the loader drains before raising any error of its own, so an image error on line 5
 still comes before a bad line 10, exactly as when the images were checked one by one.
 
-Pillow's ``DecompressionBombWarning`` is made an error for the whole load (``warnings`` filters
-are process-wide, so the threads must not each change them; the per-image check used to change
-them for the length of each check, this changes them once for the load).
+Pillow's ``DecompressionBombWarning`` is made an error from the load's first image check to its
+end (``warnings`` filters are process-wide, so the threads must not each change them; the
+per-image check used to change them for the length of each check). A load that checks no image
+leaves the filters alone.
+
+A failure is raised as soon as every check added before it has passed (at the next
+:meth:`ImageChecks.add` after it is known), so a bad image early in a large set stops the load
+early, as it did when images were checked one by one.
 """
 
 from __future__ import annotations
 
 import os
 import warnings
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from types import TracebackType
@@ -40,27 +46,35 @@ class ImageChecks:
         self.check = check
         self.threads = check_threads() if threads is None else threads
         self._pool: ThreadPoolExecutor | None = None
-        self._pending: list[Future[None]] = []
+        self._pending: deque[Future[None]] = deque()
         self._warnings: Any = None
 
     def __enter__(self) -> ImageChecks:
-        self._warnings = warnings.catch_warnings()
-        self._warnings.__enter__()
-        warnings.simplefilter("error", Image.DecompressionBombWarning)
         return self
 
     def add(self, *args: Any) -> None:
         """Check one image (``check(*args)``): now, or on a thread with one thread or more."""
+        if self._warnings is None:  # the first check: bombs are errors until the load ends
+            self._warnings = warnings.catch_warnings()
+            self._warnings.__enter__()
+            warnings.simplefilter("error", Image.DecompressionBombWarning)
         if self.threads <= 1:
             self.check(*args)
             return
         if self._pool is None:
             self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="chronoeval-imgcheck")
+        while self._pending and self._pending[0].done():  # the earliest checks, in order
+            failed = self._pending.popleft().exception()
+            if failed is not None:  # the first failure: what comes after it no longer matters
+                for fut in self._pending:
+                    fut.cancel()
+                self._pending.clear()
+                raise failed
         self._pending.append(self._pool.submit(self.check, *args))
 
     def drain(self) -> None:
         """Wait for every check added so far; raise the first failure in the order added."""
-        pending, self._pending = self._pending, []
+        pending, self._pending = self._pending, deque()
         try:
             for fut in pending:
                 fut.result()
@@ -80,6 +94,8 @@ class ImageChecks:
             if self._pool is not None:
                 self._pool.shutdown(wait=True, cancel_futures=True)
         finally:
-            self._pending = []
+            self._pending = deque()
             self._pool = None
-            self._warnings.__exit__(kind, exc, tb)
+            if self._warnings is not None:
+                self._warnings.__exit__(kind, exc, tb)
+                self._warnings = None

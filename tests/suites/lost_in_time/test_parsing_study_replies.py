@@ -86,6 +86,27 @@ def test_gpt4o_replies(reply: str, study: str, expected: str) -> None:
     assert str(got) == expected
 
 
+@pytest.mark.parametrize(
+    ("reply", "expected"),
+    [
+        # a hypothetical or a negation is not the model's answer (review of session 4)
+        (
+            "The clock shows 10:10. If the hour and minute hands were swapped, the correct "
+            "reading would be 2:50.",
+            "10:10:00",
+        ),
+        (
+            "The time shown on the clock is 3:45. A common mistake is 4:45; the correct answer "
+            "is not 4:45.",
+            "3:45:00",
+        ),
+        ("The time is 3:45, and the correct interpretation is not 4:45.", "3:45:00"),
+    ],
+)
+def test_only_a_stated_correction_is_an_answer(reply: str, expected: str) -> None:
+    assert str(parse_clock_answer(reply)) == expected
+
+
 def _study_checkout() -> Path | None:
     where = os.environ.get("CHRONOEVAL_STUDY_CLOCKS")
     return Path(where) if where and Path(where, "README.md").exists() else None

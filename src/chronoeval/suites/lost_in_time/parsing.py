@@ -288,7 +288,7 @@ _TIME_STATEMENT_RE = re.compile(
     r"|\b(?:the\s+)?(?:clock|watch)\s+(?:shows|reads|displays|indicates)\b(?:\s+the\s+time)?\s*:?"
     r"|\b(?:final|time|reading)\s*[:=]"
     # a model's own correction: "However, ... the correct interpretation is **12:15**"
-    r"|\b(?:the\s+)?correct\s+(?:interpretation|reading|answer)\s+(?:is|would\s+be)\s*:?",
+    r"|\bthe\s+correct\s+interpretation\s+is(?!\s+not\b)\s*:?",
     re.IGNORECASE,
 )
 _CORRECTION_RE = re.compile(
