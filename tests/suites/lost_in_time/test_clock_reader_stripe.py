@@ -53,3 +53,39 @@ def test_second_line_drawn_along_the_minute_bar() -> None:
 def test_same_faces_without_the_second_line() -> None:
     reads = [read_clock(_face(h, m, False)) for h, m in TIMES]
     assert sum(_hm(got, h, m) for got, (h, m) in zip(reads, TIMES, strict=True)) >= 8  # as before
+
+
+def _luminous_face(h: int, m: int, on_minute: bool, size: int = 360) -> Image.Image:
+    """No second hand; black bars, one of them with a luminous yellow strip down its middle from
+    a quarter of its length to near its tip (two-tone and luminous hands are common). A strip
+    that stops short of the pivot is paint on a hand, not a second hand lying on it."""
+    import math
+
+    from PIL import ImageDraw
+
+    img, d, c, r = supersampled_face(size, (90, 90, 90), 0.46, (30, 30, 40))
+    inner = 0.96 * r
+    d.ellipse((c - inner, c - inner, c + inner, c + inner), fill=(240, 240, 232))
+    hands = [(30.0 * (h % 12) + 0.5 * m, 0.55 * r, 0.09 * r), (6.0 * m, 0.8 * r, 0.06 * r)]
+    for angle, length, width in hands:
+        bar_hand(d, c, angle, length, width, (20, 20, 20))
+    angle, length, _ = hands[1 if on_minute else 0]
+    ux, uy = math.sin(math.radians(angle)), -math.cos(math.radians(angle))
+    draw = ImageDraw.Draw(img)
+    draw.line(
+        [
+            (c + 0.25 * length * ux, c + 0.25 * length * uy),
+            (c + 0.92 * length * ux, c + 0.92 * length * uy),
+        ],
+        fill=(250, 220, 40),
+        width=max(1, round(0.015 * r)),
+    )
+    return img.resize((size, size), Image.LANCZOS)
+
+
+def test_a_luminous_strip_on_a_hand_is_not_a_second_hand() -> None:
+    """(Review of session 4: the stripe rule read such faces with an invented second hand, the
+    minute one off and hour and minute swapped: 10/20 hour:minute, against 20/20 before it.)"""
+    for on_minute in (True, False):
+        reads = [read_clock(_luminous_face(h, m, on_minute)) for h, m in TIMES]
+        assert sum(_hm(got, h, m) for got, (h, m) in zip(reads, TIMES, strict=True)) >= 9

@@ -1324,16 +1324,21 @@ def _identify(
 
 
 def _stripe(
-    t: _Track, rgb: np.ndarray, dial: np.ndarray, scene: _Scene
+    t: _Track,
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: _Scene,
+    inner: float = 0.35,
+    outer: float = 0.8,
 ) -> tuple[np.ndarray, float, float] | None:
     """A stripe along a ray's axis drawn in another colour than both of the ray's sides (a thin
     second hand lying along a wider hand, drawn over it): (its colour minus the dial colour,
     the wide hand's direction, the stripe's direction), the directions in image degrees
     clockwise from 12, each a line fitted through the hand's and the stripe's centres across the
-    ray; None when there is no such stripe. Sampled across the ray pixel by pixel over the
-    middle part of its length."""
+    ray; None when there is no such stripe. Sampled across the ray pixel by pixel from
+    ``inner`` to ``outer`` of its length."""
     r, c, _ = t.arrays()
-    keep = (r >= 0.35 * t.tip) & (r <= 0.8 * t.tip)
+    keep = (r >= inner * t.tip) & (r <= outer * t.tip)
     if keep.sum() < 8:
         return None
     r, c = r[keep], c[keep]
@@ -1404,6 +1409,8 @@ def _second_in_stripe(
     if sum(v is not None for v in found) != 1:
         return None
     k = 0 if found[0] is not None else 1
+    if _stripe(rays[k], rgb, dial, scene, 0.12, 0.3) is None:
+        return None  # a second hand runs into the pivot; a luminous strip on a hand stops short
     other = _ray_colour(rays[1 - k], rgb, dial, scene)
     stripe, hand_dir, stripe_dir = found[k]  # type: ignore[misc]
     n_o, n_s = float(np.linalg.norm(other)), float(np.linalg.norm(stripe))
@@ -1419,11 +1426,13 @@ def _second_in_stripe(
         hi = 1 - mi
         a_m, a_h = angles[mi], angles[hi]
         minute, r_m = _minute_reading(a_m, second, a_s)
-        hx = ((a_h - 0.5 * (minute + second / 60.0)) % 360.0) / 30.0
+        hour, r_h = _hour_residual(a_h, minute, second)
         narrow = _mid_width(rays[hi], contrast) < 0.8 * _mid_width(rays[mi], contrast)
         penalty = 0.3 if narrow else 0.0
-        score = 2.0 * r_m + 2.0 * abs(hx - round(hx)) + penalty
+        if rays[hi].tip > 1.05 * rays[mi].tip:  # the hour hand is the shorter (as in
+            penalty += 1.0  # _assign_by_consistency)
+        score = 2.0 * r_m + 2.0 * r_h + penalty
         if best is None or score < best[0]:
-            best = (score, ClockTime(round(hx) % 12 or 12, minute, second))
+            best = (score, ClockTime(hour or 12, minute, second))
     assert best is not None
     return best[1]
