@@ -57,33 +57,44 @@ def _clock(text: object) -> tuple[int, int, int | None] | None:
     return (int(m[1]) % 12 or 12, int(m[2]), int(m[3]) if m[3] is not None else None)
 
 
+def _rows(path: Path) -> list[tuple[object, ...]]:
+    """Every row of a workbook's first sheet (read once; the workbook closed)."""
+    import openpyxl
+
+    book = openpyxl.load_workbook(path, read_only=True)
+    try:
+        return list(book.worksheets[0].iter_rows(values_only=True))
+    finally:
+        book.close()
+
+
+def _reply_columns(head: list[str]) -> tuple[int, int, int] | None:
+    """(truth, reply, study's extraction) column numbers of a whole-clock reply sheet."""
+    reply = next((head.index(c) for c in ("answer_raw", "answer-gpt") if c in head), None)
+    if reply is None or "answer" not in head or "extracted_answer" not in head:
+        return None
+    return head.index("answer"), reply, head.index("extracted_answer")
+
+
 def reply_sheets(repo: Path) -> list[Path]:
     """Every sheet with the truth, a whole-clock reply and the study's extraction of it."""
-    return sorted(
-        p
-        for p in repo.rglob("*.xlsx")
-        if {"answer", "extracted_answer"} <= set(_header(p))
-        and ({"answer_raw", "answer-gpt"} & set(_header(p)))
-    )
+    return sorted(p for p in repo.rglob("*.xlsx") if _reply_columns(_header(p)) is not None)
 
 
 def _header(path: Path) -> list[str]:
-    import openpyxl
-
-    sheet = openpyxl.load_workbook(path, read_only=True).worksheets[0]
-    return [str(c) for c in next(sheet.iter_rows(values_only=True))]
+    rows = _rows(path)
+    return [str(c) for c in rows[0]] if rows else []
 
 
 def reply_rows(path: Path) -> list[tuple[str, str, str]]:
     """(truth, reply, study's extraction) per row of a reply sheet."""
-    import openpyxl
-
-    rows = list(
-        openpyxl.load_workbook(path, read_only=True).worksheets[0].iter_rows(values_only=True)
-    )
-    head = [str(c) for c in rows[0]]
-    reply = head.index("answer_raw") if "answer_raw" in head else head.index("answer-gpt")
-    truth, theirs = head.index("answer"), head.index("extracted_answer")
+    rows = _rows(path)
+    columns = _reply_columns([str(c) for c in rows[0]]) if rows else None
+    if columns is None:
+        sys.exit(
+            f"{path}: not a reply sheet (columns answer, answer_raw|answer-gpt, extracted_answer)"
+        )
+    truth, reply, theirs = columns
     return [
         (str(r[truth]), str(r[reply]), str(r[theirs])) for r in rows[1:] if r[reply] is not None
     ]
@@ -123,6 +134,9 @@ def replies(repo: Path) -> int:
                 differ.append((sheet.relative_to(repo), truth, extracted, parsed, reply))
         totals[0] += n
         totals[1] += agree
+        if n == 0:
+            print(f"| {sheet.relative_to(repo)} | 0 | - | - | - |")
+            continue
         print(
             f"| {sheet.relative_to(repo)} | {n} | {agree} | {ours_right} ({ours_right / n:.1%}) "
             f"| {theirs_right} ({theirs_right / n:.1%}) |"
@@ -145,8 +159,9 @@ def faces(repo: Path, out: Path) -> int:
             if m is None:
                 sys.exit(f"{path}: name is not HH_MM_SS.png")
             link = out / f"{group}__{path.name}"
-            if not link.exists():
-                link.symlink_to(path.resolve())
+            if link.is_symlink() or link.exists():
+                link.unlink()  # a link to an earlier checkout is replaced, not kept
+            link.symlink_to(path.resolve())
             rows.append((link.name, f"{int(m[1])}:{m[2]}:{m[3]}", group))
     with (out / "labels.csv").open("w", newline="") as fh:
         writer = csv.writer(fh)
@@ -174,8 +189,9 @@ def movies(repo: Path, out: Path) -> int:
             except (KeyError, ValueError):
                 sys.exit(f"{table}:{line}: fields 'hour' and 'minute' must be integers")
             link = out / f"movie_{line:04d}.png"
-            if not link.exists():
-                link.symlink_to(path.resolve())
+            if link.is_symlink() or link.exists():
+                link.unlink()  # a link to an earlier checkout is replaced, not kept
+            link.symlink_to(path.resolve())
             rows.append((link.name, f"{hour % 12 or 12}:{minute:02d}", "movie_frame"))
     with (out / "labels.csv").open("w", newline="") as fh:
         writer = csv.writer(fh)

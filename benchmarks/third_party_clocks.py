@@ -63,10 +63,12 @@ from __future__ import annotations
 
 import argparse
 import csv
+import functools
 import io
 import math
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PIL import Image
@@ -193,15 +195,24 @@ def _svg_rect(h: int, m: int, s: int, box: tuple[int, int]) -> Image.Image:
     return _svg_to_image(svg, *box)
 
 
+@functools.lru_cache(maxsize=1)
+def _tk_font() -> Any:
+    """Liberation Sans 16 px (Helvetica 12 pt's metric twin): a system font (Debian package
+    fonts-liberation), not one of matplotlib's, so the group's figures depend on its version."""
+    from PIL import ImageFont
+
+    return ImageFont.truetype("LiberationSans-Regular.ttf", 16)
+
+
 def _tk_ticks(h: int, m: int, s: int) -> Image.Image:
-    from PIL import ImageDraw, ImageFont
+    from PIL import ImageDraw
 
     size = 400
     img = Image.new("RGB", (size, size), "white")
     draw = ImageDraw.Draw(img)
     half = size / 2
     draw.ellipse((2, 2, size, size), outline="black", width=2)
-    font = ImageFont.truetype("LiberationSans-Regular.ttf", 16)
+    font = _tk_font()
     for i in range(12):
         a = i * math.pi / 6 - math.pi / 2
         x, y = half + 0.7 * half * math.cos(a), half + 0.7 * half * math.sin(a)
@@ -376,6 +387,11 @@ def main() -> None:
         if unknown:
             ap.error(f"unknown group(s) {', '.join(unknown)}; known: {', '.join(groups)}")
         groups = tuple(g for g in groups if g in args.groups)
+    if "tk_ticks" in groups:
+        try:  # before anything is written: a missing font must not leave half a set behind
+            _tk_font()
+        except OSError:
+            ap.error("group tk_ticks needs the Liberation Sans font (Debian: fonts-liberation)")
     with (args.out / "labels.csv").open("w", newline="") as fh:
         writer = csv.writer(fh)
         writer.writerow(["file", "time", "group"])

@@ -1229,7 +1229,8 @@ def _exact_stepping(a_s: float, r_s: float, r_c: float) -> bool:
     sits on a whole second to ``EXACT_SECOND_DEG`` (the face's angles are exact: no warp, no
     perspective, a clean drawing) and the minute hand on a whole minute to ``EXACT_MINUTE``,
     while the sweeping reading misses by ``EXACT_FIT_RATIO`` times as much, the hand steps.
-    The returned residual stays the sweeping one, so the choice of hands is unchanged."""
+    The returned residual stays the sweeping one, so the minute's residual in the choice of hands
+    is unchanged (the minute moving by one still shifts the hour's residual slightly)."""
     second_off = abs(a_s - 6.0 * round(a_s / 6.0))
     return (
         second_off < EXACT_SECOND_DEG
