@@ -52,6 +52,7 @@ from chronoeval.engine.request import GenerationConfig, Request, with_system_pro
 from chronoeval.engine.runner import Job, RetryPolicy, RunSummary, ask_all
 from chronoeval.engine.shard import Shard, merge_runs
 from chronoeval.engine.snapshot import copy_snapshots, dataset_for_scoring, snapshot_dataset
+from chronoeval.engine.storage import fingerprint as store_fingerprint
 from chronoeval.engine.storage import open_store, read_store, storage_errors
 from chronoeval.engine.store import StoredResponse
 from chronoeval.models.registry import BackendOptions, make_backend
@@ -416,6 +417,7 @@ def run(
                 progress_every=progress_every,
                 on_stored=score_now,
             )
+        memo.fingerprint = store_fingerprint(store.conn)  # the store as asking left it
         if not config["tasks"] and config.get("skipped"):  # every backend refused its task
             raise NotApplicable(
                 f"--model {model} cannot answer any of the tasks: "
@@ -465,7 +467,7 @@ def score_records(
         raise ChronoevalError(
             f"{run_dir / 'config.json'}: corrupt run configuration (generation: {exc})"
         ) from None
-    stored = read_store(run_dir)
+    stored = read_store(run_dir, memo)  # from memo where it holds exactly the store's rows
     results: dict[str, Any] = {
         "chronoeval_version": __version__,
         "python": platform.python_version(),

@@ -9,6 +9,15 @@ error, latency, usage, turns) as the one the record was made from; anything else
 by an earlier run, a row that kept an earlier answer, a record that failed to build) is scored
 from the store as before. The records are therefore the ones scoring the store would give; only
 the time they are made differs.
+
+Scoring from memory (:meth:`ScoreMemo.stored`): when every row of the store is an outcome this
+run offered exactly once, and the store's fingerprint (rows, total attempts, total update times:
+any write through the store's upsert changes it) is the one taken when asking ended, the rows are
+the outcomes as offered (the upsert stores an offer as given unless a row kept an earlier answer,
+which a key offered once by a run that skipped answered keys cannot meet), so scoring takes them
+from here instead of reading every row back. The store is still opened and integrity-checked
+first (engine/storage.py ``read_store``); anything else (a resumed run's earlier rows, a key
+offered twice, a write by anyone after asking ended) reads every row as before.
 """
 
 from __future__ import annotations
@@ -39,6 +48,13 @@ class ScoreMemo:
     )
     made: int = 0
     reused: int = 0
+    offered: dict[str, StoredResponse] = field(default_factory=dict)
+    """Each key's outcome as this run offered it to the store (redacted), if offered once."""
+    offered_twice: set[str] = field(default_factory=set)
+    fingerprint: tuple[Any, ...] | None = None
+    """The store's :func:`chronoeval.engine.storage.fingerprint` when asking ended."""
+    from_memory: bool = False
+    """Whether the last scoring took the stored responses from :attr:`offered`."""
 
     def dataset(self, name: str, content_hash: str) -> Dataset | None:
         """The dataset asked on, when it is the one the run recorded (same content hash)."""
@@ -47,6 +63,9 @@ class ScoreMemo:
 
     def offer(self, task: Task, item: Item, resp: StoredResponse, make: MakeRecord) -> None:
         """Make the record of ``item`` from ``resp`` now (a failure is left to scoring)."""
+        if resp.key in self.offered:
+            self.offered_twice.add(resp.key)
+        self.offered[resp.key] = resp
         try:
             rec = make(task, item, resp)
         except Exception:  # noqa: BLE001 - scoring builds it again and reports as before
@@ -65,3 +84,15 @@ class ScoreMemo:
             self.reused += 1
             return got[1]
         return make(task, item, resp)
+
+    def stored(self, fingerprint: tuple[Any, ...]) -> dict[str, StoredResponse] | None:
+        """The store's rows as this run offered them, when the store (whose
+        :func:`~chronoeval.engine.storage.fingerprint` is ``fingerprint``) holds exactly those;
+        None when it may hold anything else (then read it)."""
+        self.from_memory = (
+            self.fingerprint is not None
+            and fingerprint == self.fingerprint
+            and not self.offered_twice
+            and fingerprint[0] == len(self.offered)
+        )
+        return dict(self.offered) if self.from_memory else None

@@ -94,8 +94,11 @@ def open_store(run_dir: Path) -> RunStore:
         return CheckedStore(path)
 
 
-def read_store(run_dir: Path) -> dict[str, StoredResponse]:
-    """Every stored response of a run, read without writing (an absent store: none)."""
+def read_store(run_dir: Path, memo: Any = None) -> dict[str, StoredResponse]:
+    """Every stored response of a run, read without writing (an absent store: none).
+    ``memo``: a run's :class:`~chronoeval.engine.scoring_memo.ScoreMemo`; after the same
+    integrity check, the responses come from it where it holds exactly the store's rows
+    (``ScoreMemo.stored``), else they are read."""
     path = Path(run_dir) / RunStore.FILENAME
     if not path.exists():
         return {}
@@ -105,8 +108,23 @@ def read_store(run_dir: Path) -> dict[str, StoredResponse]:
             problem = integrity_problem(store.conn)
             if problem:
                 raise StorageError(f"{path} is corrupt (integrity check: {problem})")
+            if memo is not None:
+                known = memo.stored(fingerprint(store.conn))
+                if known is not None:
+                    return known
             return store.all()
         finally:
             store.close()
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{path}: cannot read the run store ({exc})") from None
+
+
+def fingerprint(conn: sqlite3.Connection) -> tuple[Any, ...]:
+    """What changes when anything is written through the store's upsert: the number of rows,
+    the total of their attempts (an update adds the new attempts, at least 1) and of their
+    update times (scored from memory only while it is the one taken when asking ended)."""
+    return tuple(
+        conn.execute(
+            "SELECT COUNT(*), TOTAL(attempts), TOTAL(updated), MAX(rowid) FROM responses"
+        ).fetchone()
+    )
