@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_targets import raw_bodies, target_arguments  # noqa: E402
+from bench_targets import pin_cores, raw_client, target_arguments  # noqa: E402
 
 
 def proc_cpu(pid: int) -> float:
@@ -58,31 +58,8 @@ def self_cpu() -> float:
 async def raw_timed(
     root: Path, url: str, concurrency: int, marks: list[tuple[float, float]]
 ) -> int:
-    """bench_targets.raw_client with a (sent, replied) stamp per request."""
-    import aiohttp
-
-    bodies = raw_bodies(root)
-    probe_client_loop()
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    for b in bodies:
-        queue.put_nowait(b)
-    answered = 0
-    conn = aiohttp.TCPConnector(limit=concurrency)
-    async with aiohttp.ClientSession(connector=conn) as session:
-
-        async def worker() -> None:
-            nonlocal answered
-            while not queue.empty():
-                body = queue.get_nowait()
-                sent = time.monotonic()
-                async with session.post(f"{url}/chat/completions", json=body) as resp:
-                    data = await resp.json()
-                marks.append((sent, time.monotonic()))
-                if data["choices"][0]["message"]["content"]:
-                    answered += 1
-
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
-    return answered
+    """bench_targets.raw_client with a (sent, replied) stamp per request and the loop probe."""
+    return await raw_client(root, url, concurrency, marks, probe_client_loop)
 
 
 CLIENT_LAGS: list[float] = []
@@ -175,13 +152,8 @@ def analyse(
 
 
 def main() -> None:
-    ap = target_arguments()
-    ap.add_argument("--serve-cpus", default="", help="cores for serve, e.g. 0")
-    ap.add_argument("--client-cpus", default="", help="cores for this process, e.g. 1")
-    args = ap.parse_args()
-    serve_cpus = {int(c) for c in args.serve_cpus.split(",") if c}
-    if args.client_cpus:
-        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    args = target_arguments(pinning=True).parse_args()
+    serve_cpus = pin_cores(args)
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-timeline-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
     import subprocess

@@ -38,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -72,11 +73,21 @@ def raw_bodies(root: Path) -> list[dict[str, Any]]:
     return bodies
 
 
-async def raw_client(root: Path, url: str, concurrency: int) -> int:
-    """Read, encode and POST every item's body with ``concurrency`` workers; count answers."""
+async def raw_client(
+    root: Path,
+    url: str,
+    concurrency: int,
+    marks: list[tuple[float, float]] | None = None,
+    on_start: Callable[[], None] | None = None,
+) -> int:
+    """Read, encode and POST every item's body with ``concurrency`` workers; count answers.
+    ``marks`` receives a (sent, replied) ``time.monotonic()`` pair per request; ``on_start`` is
+    called in the client's event loop once the bodies are built."""
     import aiohttp
 
     bodies = raw_bodies(root)
+    if on_start is not None:
+        on_start()
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
     for b in bodies:
         queue.put_nowait(b)
@@ -88,10 +99,13 @@ async def raw_client(root: Path, url: str, concurrency: int) -> int:
             nonlocal answered
             while not queue.empty():
                 body = queue.get_nowait()
+                sent = time.monotonic()
                 async with session.post(f"{url}/chat/completions", json=body) as resp:
                     data = await resp.json()
-                    if data["choices"][0]["message"]["content"]:
-                        answered += 1
+                if marks is not None:
+                    marks.append((sent, time.monotonic()))
+                if data["choices"][0]["message"]["content"]:
+                    answered += 1
 
         await asyncio.gather(*(worker() for _ in range(concurrency)))
     return answered
@@ -129,25 +143,33 @@ def start_server(
     return proc, ready.read_text().strip()
 
 
-def target_arguments() -> argparse.ArgumentParser:
-    """The set-up options every targets benchmark shares (items, rounds, concurrency, latency)."""
+def pin_cores(args: argparse.Namespace) -> set[int]:
+    """Pins this process to ``--client-cpus``; the cores ``--serve-cpus`` names for the servers
+    (empty: no pinning)."""
+    if args.client_cpus:
+        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    return {int(c) for c in args.serve_cpus.split(",") if c}
+
+
+def target_arguments(pinning: bool = False) -> argparse.ArgumentParser:
+    """The set-up options every targets benchmark shares (items, rounds, concurrency, latency;
+    with ``pinning`` the cores of the servers and of this process, see :func:`pin_cores`)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--n", type=int, default=2000)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--concurrency", type=int, default=64)
     ap.add_argument("--latency", type=float, default=0.2)
+    if pinning:
+        ap.add_argument("--serve-cpus", default="", help="cores for the servers, e.g. 0 (taskset)")
+        ap.add_argument("--client-cpus", default="", help="cores for this process, e.g. 1")
     return ap
 
 
 def main() -> None:
-    ap = target_arguments()
+    ap = target_arguments(pinning=True)
     ap.add_argument("--skip", nargs="*", default=[], help="paths to leave out, e.g. job inspect")
-    ap.add_argument("--serve-cpus", default="", help="cores for the servers, e.g. 0 (taskset)")
-    ap.add_argument("--client-cpus", default="", help="cores for this process, e.g. 1")
     args = ap.parse_args()
-    serve_cpus = {int(c) for c in args.serve_cpus.split(",") if c}
-    if args.client_cpus:
-        os.sched_setaffinity(0, {int(c) for c in args.client_cpus.split(",")})
+    serve_cpus = pin_cores(args)
 
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-targets-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")

@@ -147,6 +147,24 @@ def replies(repo: Path) -> int:
     return 0
 
 
+def _link(link: Path, target: Path) -> str:
+    """A link in the labels' folder to an image read in place (one to an earlier checkout is
+    replaced, not kept); its name."""
+    if link.is_symlink() or link.exists():
+        link.unlink()
+    link.symlink_to(target.resolve())
+    return link.name
+
+
+def _write_labels(out: Path, rows: list[tuple[str, str, str]], what: str) -> int:
+    with (out / "labels.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["file", "time", "group"])
+        writer.writerows(rows)
+    print(f"{len(rows)} {what}, labels in {out / 'labels.csv'}")
+    return 0
+
+
 def faces(repo: Path, out: Path) -> int:
     out.mkdir(parents=True, exist_ok=True)
     rows = []
@@ -158,17 +176,10 @@ def faces(repo: Path, out: Path) -> int:
             m = _NAME.fullmatch(path.name)
             if m is None:
                 sys.exit(f"{path}: name is not HH_MM_SS.png")
-            link = out / f"{group}__{path.name}"
-            if link.is_symlink() or link.exists():
-                link.unlink()  # a link to an earlier checkout is replaced, not kept
-            link.symlink_to(path.resolve())
-            rows.append((link.name, f"{int(m[1])}:{m[2]}:{m[3]}", group))
-    with (out / "labels.csv").open("w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["file", "time", "group"])
-        writer.writerows(rows)
-    print(f"{len(rows)} faces, labels in {out / 'labels.csv'}")
-    return 0
+            rows.append(
+                (_link(out / f"{group}__{path.name}", path), f"{int(m[1])}:{m[2]}:{m[3]}", group)
+            )
+    return _write_labels(out, rows, "faces")
 
 
 def movies(repo: Path, out: Path) -> int:
@@ -188,17 +199,14 @@ def movies(repo: Path, out: Path) -> int:
                 hour, minute = int(row["hour"]), int(row["minute"])
             except (KeyError, ValueError):
                 sys.exit(f"{table}:{line}: fields 'hour' and 'minute' must be integers")
-            link = out / f"movie_{line:04d}.png"
-            if link.is_symlink() or link.exists():
-                link.unlink()  # a link to an earlier checkout is replaced, not kept
-            link.symlink_to(path.resolve())
-            rows.append((link.name, f"{hour % 12 or 12}:{minute:02d}", "movie_frame"))
-    with (out / "labels.csv").open("w", newline="") as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["file", "time", "group"])
-        writer.writerows(rows)
-    print(f"{len(rows)} frames, labels in {out / 'labels.csv'}")
-    return 0
+            rows.append(
+                (
+                    _link(out / f"movie_{line:04d}.png", path),
+                    f"{hour % 12 or 12}:{minute:02d}",
+                    "movie_frame",
+                )
+            )
+    return _write_labels(out, rows, "frames")
 
 
 def main() -> int:

@@ -198,3 +198,22 @@ def plain_chat_answer(base: str, url: str, **settings: object) -> str:
     status, reply = post_json(base + "/chat/completions", body)
     assert status == 200, reply
     return str(reply["choices"][0]["message"]["content"])
+
+
+def store_row(key: str, **over: object) -> tuple[str, dict[str, Any]]:
+    """``(key, fields)`` of one answered request as ``RunStore.put_many`` takes it (item ``i``,
+    task ``t``, backend ``b``, text ``yes``), with ``over`` replacing fields."""
+    fields: dict[str, Any] = {
+        "item_id": "i",
+        "task": "t",
+        "backend": "b",
+        "text": "yes",
+        "error": None,
+        "latency_s": 0.1,
+        "usage": {"prompt_tokens": 3},
+        "finish_reason": "stop",
+        "attempts": 1,
+        "turns": None,
+    }
+    fields.update(over)
+    return key, fields

@@ -21,6 +21,7 @@ from chronoeval.engine.scoring_memo import ScoreMemo
 from chronoeval.engine.storage import open_store
 from chronoeval.engine.store import RunStore, StoredResponse
 from chronoeval.models.base import Backend, Response
+from helpers import store_row
 
 
 class Interrupted(Backend):
@@ -50,21 +51,7 @@ def jobs(n: int) -> list[Job]:
     return out
 
 
-def row(key: str, **over: object) -> tuple[str, dict]:
-    fields = {
-        "item_id": "i",
-        "task": "t",
-        "backend": "b",
-        "text": "yes",
-        "error": None,
-        "latency_s": 0.1,
-        "usage": {"prompt_tokens": 3},
-        "finish_reason": "stop",
-        "attempts": 1,
-        "turns": None,
-    }
-    fields.update(over)
-    return key, fields
+row = store_row
 
 
 def test_put_many_keeps_answers_and_is_all_or_nothing(tmp_path: Path) -> None:

@@ -16,23 +16,11 @@ from chronoeval.core.task import SampleRecord
 from chronoeval.engine.scoring_memo import ScoreMemo
 from chronoeval.engine.storage import fingerprint, read_store
 from chronoeval.engine.store import RunStore
+from helpers import store_row
 
 
 def row(key: str, **over: object) -> tuple[str, dict]:
-    fields = {
-        "item_id": key,
-        "task": "t",
-        "backend": "b",
-        "text": "yes",
-        "error": None,
-        "latency_s": 0.1,
-        "usage": {"prompt_tokens": 3},
-        "finish_reason": "stop",
-        "attempts": 1,
-        "turns": None,
-    }
-    fields.update(over)
-    return key, fields
+    return store_row(key, **{"item_id": key, **over})
 
 
 class _Task:
