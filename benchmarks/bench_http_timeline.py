@@ -41,7 +41,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_targets import pin_cores, raw_client, target_arguments  # noqa: E402
+from bench_targets import pin_cores, raw_client, run_clockqa, target_arguments  # noqa: E402
 
 
 def proc_cpu(pid: int) -> float:
@@ -160,7 +160,6 @@ def main() -> None:
 
     from chronoeval import api
     from chronoeval.models import openai as openai_mod
-    from chronoeval.models.registry import BackendOptions
 
     ds = api.generate("clockqa", n=args.n, seed=0)
     api.prepare_dataset  # noqa: B018 - imported, nothing else
@@ -194,17 +193,7 @@ def main() -> None:
 
     def ce() -> None:
         counter[0] += 1
-        res = api.run(
-            ["clockqa"],
-            "openai:constant:10:10:00",
-            data=ds.root,
-            run_dir=tmp / f"run{counter[0]}",
-            progress=False,
-            plots=False,
-            concurrency=args.concurrency,
-            backend_options=BackendOptions(base_url=url),
-        )
-        assert res.results["tasks"]["clockqa"]["counts"]["answered"] == args.n
+        run_clockqa(ds.root, tmp / f"run{counter[0]}", args.n, args.concurrency, url)
 
     def raw() -> None:
         assert asyncio.run(raw_timed(ds.root, url, args.concurrency, marks)) == args.n

@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_targets import raw_client, start_server, target_arguments  # noqa: E402
+from bench_targets import raw_client, run_clockqa, start_server, target_arguments  # noqa: E402
 
 
 def main() -> None:
@@ -31,7 +31,6 @@ def main() -> None:
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-latency-phases-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
     from chronoeval import api
-    from chronoeval.models.registry import BackendOptions
 
     timers: dict[str, float] = {}
 
@@ -69,18 +68,8 @@ def main() -> None:
             assert got == args.n
             timers.clear()
             start = time.perf_counter()
-            res = api.run(
-                ["clockqa"],
-                "openai:constant:10:10:00",
-                data=ds.root,
-                run_dir=tmp / f"run{rnd}",
-                progress=False,
-                plots=False,
-                concurrency=args.concurrency,
-                backend_options=BackendOptions(base_url=url),
-            )
+            run_clockqa(ds.root, tmp / f"run{rnd}", args.n, args.concurrency, url)
             wall = time.perf_counter() - start
-            assert res.results["tasks"]["clockqa"]["counts"]["answered"] == args.n
             rest = wall - sum(timers.values())
             phases = ", ".join(f"{k} {v:.2f}s" for k, v in timers.items())
             print(

@@ -189,10 +189,29 @@ def main() -> None:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) -> None:
+def run_clockqa(
+    root: Path, run_dir: Path, n: int, concurrency: int, url: str | None = None, model: str = ""
+) -> Any:
+    """chronoeval's in-process ``api.run`` of the ClockQA items at ``root``: the constant model
+    behind ``url`` (``openai:``), or ``model`` in process; every item must be answered."""
     from chronoeval import api
     from chronoeval.models.registry import BackendOptions
 
+    res = api.run(
+        ["clockqa"],
+        model or "openai:constant:10:10:00",
+        data=root,
+        run_dir=run_dir,
+        progress=False,
+        plots=False,
+        concurrency=concurrency,
+        backend_options=BackendOptions(base_url=url) if url else None,
+    )
+    assert res.results["tasks"]["clockqa"]["counts"]["answered"] == n
+    return res
+
+
+def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) -> None:
     url0, urll = servers[0][1], servers[1][1]
     have_inspect = importlib.util.find_spec("inspect_ai") is not None
     counter = [0]
@@ -200,19 +219,8 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
     def ce(model: str, url: str | None) -> float:
         counter[0] += 1
         start = time.perf_counter()
-        res = api.run(
-            ["clockqa"],
-            model,
-            data=ds.root,
-            run_dir=tmp / f"run{counter[0]}",
-            progress=False,
-            plots=False,
-            concurrency=args.concurrency,
-            backend_options=BackendOptions(base_url=url) if url else None,
-        )
-        wall = time.perf_counter() - start
-        assert res.results["tasks"]["clockqa"]["counts"]["answered"] == args.n
-        return args.n / wall
+        run_clockqa(ds.root, tmp / f"run{counter[0]}", args.n, args.concurrency, url, model)
+        return args.n / (time.perf_counter() - start)
 
     def raw(url: str) -> float:
         start = time.perf_counter()
