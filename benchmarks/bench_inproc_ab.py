@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from clockqa_subprocess import generate_clockqa
+from clockqa_subprocess import generate_clockqa, run_with_tree
 
 HERE = Path(__file__).resolve().parent
 
@@ -70,13 +70,7 @@ def main() -> None:
     cpu_rate: dict[str, float] = {}  # the last figure's items per second of the process's CPU
 
     def tree(name: str, src: Path) -> float:
-        out = subprocess.run(
-            [sys.executable, "-c", CHILD, str(args.n), str(args.runs), root],
-            env={**env, "PYTHONPATH": str(src.resolve())},
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
+        out = run_with_tree(src, env, CHILD, args.n, args.runs, root).split()
         cpu_rate[name] = float(out[out.index("cpu") + 1])
         return float(out[-1])
 

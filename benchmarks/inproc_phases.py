@@ -15,12 +15,10 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from clockqa_subprocess import generate_clockqa
+from clockqa_subprocess import generate_clockqa, run_with_tree
 
 CHILD = r"""
 import collections, functools, shutil, sys, tempfile, time
@@ -82,13 +80,7 @@ def main() -> None:
     for rnd in range(args.rounds):
         for src in args.trees:
             load = os.getloadavg()[0]
-            out = subprocess.run(
-                [sys.executable, "-c", CHILD, str(args.n), str(args.runs), root],
-                env={**env, "PYTHONPATH": str(src.resolve())},
-                capture_output=True,
-                text=True,
-                check=True,
-            ).stdout.split("\n")
+            out = run_with_tree(src, env, CHILD, args.n, args.runs, root).split("\n")
             cells = [line.rsplit(" ", 1) for line in out if line.strip()]
             body = ", ".join(f"{k} {float(v):.1f}" for k, v in cells)
             print(f"round {rnd + 1} {src} (load {load:.1f}): CPU ms per run: {body}")
