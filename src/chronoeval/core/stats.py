@@ -33,29 +33,31 @@ def bootstrap_replicates(
     n = len(arr)
     if n < 2:
         return None
-    rng = None  # drawn from only in chunks (a one-draw matrix is _resample_indices')
     # Resamples are drawn in chunks of rows: the same numbers as one (n_boot, n) draw from this
     # seed, without holding an n_boot x n index matrix (2 GB at 100k items).
     chunk = max(1, min(n_boot, 5_000_000 // n))
     values_f = arr.astype(float) if statistic is None else arr
-    parts = []
-    if statistic is None and chunk >= n_boot and _exact_integer_sums(values_f, n):
-        # integer values: each resample's sum is exact in any order, so the resample counts
-        # times the values give the gathered means' very numbers (``_resample_counts``)
-        return _rows_dot(_resample_counts(n, n_boot, seed), values_f) / n
-    for start in range(0, n_boot, chunk):
-        if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
-            idx = _resample_indices(n, n_boot, seed)
-        else:
-            rng = np.random.default_rng(seed) if rng is None else rng
-            idx = rng.integers(0, n, size=(min(chunk, n_boot - start), n))
+
+    def on(idx: np.ndarray) -> np.ndarray:
         if statistic is None:
-            parts.append(values_f[idx].mean(axis=1))
-        elif batch is not None:
-            parts.append(np.asarray(batch(idx), dtype=float))
-        else:
-            parts.append(np.array([statistic(row) for row in idx], dtype=float))
-    return np.concatenate(parts)
+            return values_f[idx].mean(axis=1)
+        if batch is not None:
+            return np.asarray(batch(idx), dtype=float)
+        return np.array([statistic(row) for row in idx], dtype=float)
+
+    if chunk >= n_boot:  # one draw: the same index matrix for every metric over n rows
+        if statistic is None and _exact_integer_sums(values_f, n):
+            # integer values: each resample's sum is exact in any order, so the resample counts
+            # times the values give the gathered means' very numbers (``_resample_counts``)
+            return _rows_dot(_resample_counts(n, n_boot, seed), values_f) / n
+        return on(_resample_indices(n, n_boot, seed))
+    rng = np.random.default_rng(seed)
+    return np.concatenate(
+        [
+            on(rng.integers(0, n, size=(min(chunk, n_boot - start), n)))
+            for start in range(0, n_boot, chunk)
+        ]
+    )
 
 
 _INDEX_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
