@@ -200,6 +200,18 @@ _text_blobs: dict[str, str] = {}
 _HEX = re.compile("[0-9a-f]{64}")
 
 
+def _json_str(text: str) -> str:
+    """``_canonical(text)`` of a string, kept for the next request (a task's question wording and
+    a run's backend identity repeat in every request; at most 4,096 strings are kept)."""
+    blob = _text_blobs.get(text)
+    if blob is None:
+        blob = _canonical(text)
+        if len(_text_blobs) > 4096:
+            _text_blobs.clear()
+        _text_blobs[text] = blob
+    return blob
+
+
 def _messages_blob(messages: tuple[Message, ...]) -> str:
     """``_canonical(_key_form(messages))``, byte for byte, built from pieces: a text's JSON is
     made once per distinct text (every item of a task shares its question wording), an image's
@@ -210,13 +222,7 @@ def _messages_blob(messages: tuple[Message, ...]) -> str:
         parts = []
         for p in m.content:
             if isinstance(p, TextPart):
-                blob = _text_blobs.get(p.text)
-                if blob is None:
-                    blob = _canonical(p.text)
-                    if len(_text_blobs) > 4096:
-                        _text_blobs.clear()
-                    _text_blobs[p.text] = blob
-                parts.append('{"text":' + blob + "}")
+                parts.append('{"text":' + _json_str(p.text) + "}")
             elif len(p.sha256) == 64 and _HEX.fullmatch(p.sha256):
                 parts.append('{"image":"' + p.sha256 + '"}')
             else:
@@ -228,11 +234,7 @@ def _messages_blob(messages: tuple[Message, ...]) -> str:
 def request_key(identity: str, messages: tuple[Message, ...], config: GenerationConfig) -> str:
     # byte for byte the canonical JSON (sorted keys) of
     # {"backend": identity, "config": config.to_json(), "messages": _key_form(messages)}
-    ident = _text_blobs.get(identity) if type(identity) is str else None
-    if ident is None:  # a run's every request has the same identity: encoded once
-        ident = _canonical(identity)
-        if type(identity) is str and len(_text_blobs) <= 4096:
-            _text_blobs[identity] = ident
+    ident = _json_str(identity) if type(identity) is str else _canonical(identity)
     blob = (
         f'{{"backend":{ident},"config":{_config_blob(config)},'
         f'"messages":{_messages_blob(messages)}}}'
