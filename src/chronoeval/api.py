@@ -28,7 +28,7 @@ from chronoeval.core.answers import NoAnswer
 from chronoeval.core.cache import cache_root
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError, NotApplicable
-from chronoeval.core.items import Item
+from chronoeval.core.items import Item, Message
 from chronoeval.core.params import coerce_params
 from chronoeval.core.redact import redact
 from chronoeval.core.registry import get_task
@@ -226,6 +226,11 @@ class RunResult:
     records: list[SampleRecord] = field(default_factory=list)
 
 
+def item_messages(item: Item, generation: GenerationConfig) -> tuple[Message, ...]:
+    """The messages an item is asked with (its own, after the generation's system prompt)."""
+    return with_system_prompt(item.messages, generation.system_prompt)
+
+
 def item_request(
     item: Item,
     generation: GenerationConfig,
@@ -240,8 +245,7 @@ def item_request(
         generation = dataclasses.replace(
             generation, extra_body={**request_options, **generation.extra_body}
         )
-    messages = with_system_prompt(item.messages, generation.system_prompt)
-    return Request(messages, generation, image_root=root)
+    return Request(item_messages(item, generation), generation, image_root=root)
 
 
 def default_run_dir(
@@ -493,7 +497,7 @@ def score_records(
                 req = item_request(item, generation, None, tconf.get("request_options"))
                 key, messages = req.key(tconf["backend_identity"]), req.messages
             else:  # the key the run asked with; the messages item_request would give
-                messages = with_system_prompt(item.messages, generation.system_prompt)
+                messages = item_messages(item, generation)
             resp = stored.get(key)
             if memo is not None:
                 records.append(memo.record(task, item, resp, _record))
