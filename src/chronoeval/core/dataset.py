@@ -182,13 +182,19 @@ def _load(
     verify_images: bool,
 ) -> Dataset:
     base = str(root.resolve())  # once per load (a root that is a symlink may be re-pointed)
+
+    def check_images(item: Item, lineno: int) -> None:
+        """Queue the checks of the item's images that no stamp covers."""
+        if verify_images:
+            for i, part in enumerate(item.images):
+                if not stamp.covers(part.path, part.sha256):
+                    checks.add(root, part, items_path, lineno, item.id, i, base)
+
     reused = parsed_items.lookup(items_path, manifest_path)  # this process parsed it unchanged
     if reused is not None and reused[0] == manifest.content_hash:
         if verify_images:
             for lineno, item in enumerate(reused[1], start=1):  # no blank lines: line = index
-                for i, part in enumerate(item.images):
-                    if not stamp.covers(part.path, part.sha256):
-                        checks.add(root, part, items_path, lineno, item.id, i, base)
+                check_images(item, lineno)
             checks.drain()
             verified.record(stamp, manifest.content_hash)
         return Dataset(root, manifest, reused[1])
@@ -222,10 +228,7 @@ def _load(
                     field="id",
                 )
             seen[item.id] = lineno
-            if verify_images:
-                for i, part in enumerate(item.images):
-                    if not stamp.covers(part.path, part.sha256):
-                        checks.add(root, part, items_path, lineno, item.id, i, base)
+            check_images(item, lineno)
             items.append(item)
     checks.drain()  # every image's error before the file's own
     if digest.hexdigest() != manifest.content_hash:
