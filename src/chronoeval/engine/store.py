@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from chronoeval.core.redact import redact, redact_text, secret_values
+from chronoeval.core.redact import redact, secret_values
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -152,11 +152,8 @@ class RunStore:
         now = time.time()
         rows = []
         for key, o in outcomes:
-            # redact((text, error, turns)) field by field: a string straight to redact_text
-            text, error, turns = o["text"], o["error"], o.get("turns")
-            text = redact_text(text, secrets) if type(text) is str else redact(text, secrets)
-            error = redact_text(error, secrets) if type(error) is str else redact(error, secrets)
-            turns = None if turns is None else redact(turns, secrets)
+            text, error = redact(o["text"], secrets), redact(o["error"], secrets)
+            turns = redact(o.get("turns"), secrets)
             rows.append(
                 (
                     key,
