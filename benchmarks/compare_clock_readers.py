@@ -15,8 +15,6 @@ from __future__ import annotations
 import argparse
 import csv
 import importlib.util
-import io
-import random
 import sys
 import time
 from pathlib import Path
@@ -35,16 +33,11 @@ def _load(path: Path) -> object:
 
 
 def _generated(seed: int, n: int) -> list[Image.Image]:
-    from chronoeval.render.clock import CLOCK_STYLES, render_clock, sample_look, sample_time
-    from chronoeval.render.png import encode_png
+    """The faces ``bench_clock_reader.py --look realistic --seeds seed --n n`` reads."""
+    from bench_clock_reader import _generated as faces
 
     out = []
-    for i in range(n):
-        style = CLOCK_STYLES[i % len(CLOCK_STYLES)]
-        rng = random.Random(f"bench-clock:realistic:{seed}:{i}")
-        face = sample_look("realistic", style, rng, size=420)
-        gold = sample_time(style, rng)
-        image = Image.open(io.BytesIO(encode_png(render_clock(gold, face))))
+    for _groups, (image, *_rest) in faces("realistic", seed, n, 420):
         image.load()
         out.append(image)
     return out
