@@ -19,12 +19,10 @@ import importlib.util
 import os
 import shutil
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from clockqa_subprocess import generate_clockqa, run_with_tree
+from clockqa_subprocess import generate_clockqa, inspect_rate, run_with_tree
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,15 +73,8 @@ def main() -> None:
         return float(out[-1])
 
     def inspect() -> float:
-        out = subprocess.run(
-            [sys.executable, str(HERE / "inspect_same_items.py"), root]
-            + (["--runs", str(args.inspect_runs)] if args.inspect_runs > 1 else []),
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        cpu_rate["inspect"] = float(out[out.index("cpu") + 2].removesuffix("/s-cpu"))
-        return float(out[-1].rstrip("/s"))
+        rate, cpu_rate["inspect"] = inspect_rate(root, runs=args.inspect_runs)
+        return rate
 
     paths = {
         "before": lambda: tree("before", args.before),

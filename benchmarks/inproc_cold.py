@@ -14,12 +14,10 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
-from clockqa_subprocess import generate_clockqa
+from clockqa_subprocess import generate_clockqa, inspect_rate, run_with_tree
 
 HERE = Path(__file__).resolve().parent
 
@@ -51,23 +49,9 @@ def main() -> None:
     root = generate_clockqa(args.src, args.n, env)
     ratios, cpu_ratios = [], []
     for r in range(args.rounds):
-        got = subprocess.run(
-            [sys.executable, "-c", CHILD, root, str(args.n)],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
+        got = run_with_tree(args.src, env, CHILD, root, args.n).split()
         ce, ce_cpu = float(got[-1]), float(got[got.index("cpu") + 1])
-        out = subprocess.run(
-            [sys.executable, str(HERE / "inspect_same_items.py"), root],
-            env=env,
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout.split()
-        ins = float(out[-1].rstrip("/s"))
-        ins_cpu = float(out[out.index("cpu") + 2].removesuffix("/s-cpu"))
+        ins, ins_cpu = inspect_rate(root, env)
         ratios.append(ce / ins)
         cpu_ratios.append(ce_cpu / ins_cpu)
         print(

@@ -57,13 +57,15 @@ def _clock(text: object) -> tuple[int, int, int | None] | None:
     return (int(m[1]) % 12 or 12, int(m[2]), int(m[3]) if m[3] is not None else None)
 
 
-def _rows(path: Path) -> list[tuple[object, ...]]:
-    """Every row of a workbook's first sheet (read once; the workbook closed)."""
+def _rows(path: Path, first_only: bool = False) -> list[tuple[object, ...]]:
+    """The rows of a workbook's first sheet (or only its header row); the workbook closed."""
     import openpyxl
 
     book = openpyxl.load_workbook(path, read_only=True)
     try:
-        return list(book.worksheets[0].iter_rows(values_only=True))
+        return list(
+            book.worksheets[0].iter_rows(max_row=1 if first_only else None, values_only=True)
+        )
     finally:
         book.close()
 
@@ -82,7 +84,7 @@ def reply_sheets(repo: Path) -> list[Path]:
 
 
 def _header(path: Path) -> list[str]:
-    rows = _rows(path)
+    rows = _rows(path, first_only=True)
     return [str(c) for c in rows[0]] if rows else []
 
 
