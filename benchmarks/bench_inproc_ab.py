@@ -24,8 +24,6 @@ from pathlib import Path
 
 from clockqa_subprocess import generate_clockqa, inspect_rate, run_with_tree
 
-HERE = Path(__file__).resolve().parent
-
 CHILD = r"""
 import os, statistics, sys, tempfile, time
 from pathlib import Path

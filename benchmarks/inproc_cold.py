@@ -19,8 +19,6 @@ from pathlib import Path
 
 from clockqa_subprocess import generate_clockqa, inspect_rate, run_with_tree
 
-HERE = Path(__file__).resolve().parent
-
 CHILD = r"""
 import sys, time, tempfile
 from pathlib import Path
