@@ -64,6 +64,18 @@ _INDEX_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
 _INDEX_CACHE_MAX = 4_000_000  # elements kept at most (32 MB), most recent first
 
 
+def _keep(
+    cache: dict[tuple[int, int, int], np.ndarray], key: tuple[int, int, int], arr: np.ndarray
+) -> np.ndarray:
+    """``arr``, kept in ``cache`` as its most recent entry (taken out by the caller when it was
+    there), the oldest dropped while the cache holds over ``_INDEX_CACHE_MAX`` elements."""
+    if arr.size <= _INDEX_CACHE_MAX:
+        cache[key] = arr
+        while sum(a.size for a in cache.values()) > _INDEX_CACHE_MAX:
+            del cache[next(iter(cache))]
+    return arr
+
+
 def _resample_indices(n: int, n_boot: int, seed: int) -> np.ndarray:
     """``default_rng(seed).integers(0, n, size=(n_boot, n))``, read-only, kept for the next metric
     over the same number of rows: a task's metrics share the draw, so it is made once, not once
@@ -73,11 +85,7 @@ def _resample_indices(n: int, n_boot: int, seed: int) -> np.ndarray:
     if idx is None:
         idx = np.random.default_rng(seed).integers(0, n, size=(n_boot, n))
         idx.flags.writeable = False
-    if idx.size <= _INDEX_CACHE_MAX:
-        _INDEX_CACHE[key] = idx  # most recently used last
-        while sum(a.size for a in _INDEX_CACHE.values()) > _INDEX_CACHE_MAX:
-            del _INDEX_CACHE[next(iter(_INDEX_CACHE))]
-    return idx
+    return _keep(_INDEX_CACHE, key, idx)
 
 
 _COUNTS_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
@@ -126,11 +134,7 @@ def _resample_counts(n: int, n_boot: int, seed: int) -> np.ndarray:
             flat = (part + offsets[:k]).ravel()
             counts[start : start + k] = np.bincount(flat, minlength=k * n).reshape(k, n)
         counts.flags.writeable = False
-    if counts.size <= _INDEX_CACHE_MAX:
-        _COUNTS_CACHE[key] = counts  # most recently used last
-        while sum(a.size for a in _COUNTS_CACHE.values()) > _INDEX_CACHE_MAX:
-            del _COUNTS_CACHE[next(iter(_COUNTS_CACHE))]
-    return counts
+    return _keep(_COUNTS_CACHE, key, counts)
 
 
 def percentile_interval(
