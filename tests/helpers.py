@@ -217,3 +217,24 @@ def store_row(key: str, **over: object) -> tuple[str, dict[str, Any]]:
     }
     fields.update(over)
     return key, fields
+
+
+def png_bytes(size: tuple[int, int] = (16, 16), mode: str = "RGB") -> bytes:
+    """A blank PNG of ``size`` in ``mode`` (PIL)."""
+    buf = io.BytesIO()
+    Image.new(mode, size).save(buf, format="PNG")
+    return buf.getvalue()
+
+
+def write_test_dataset(root: Path, built: list[BuiltItem]) -> Dataset:
+    """A clockqa dataset directory of ``built`` items, with a test manifest."""
+    return write_dataset(
+        root,
+        built,
+        suite="lost_in_time",
+        task="clockqa",
+        generator_version="t",
+        params={},
+        seed=None,
+        source="test",
+    )

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import io
 import json
 import os
 import subprocess
@@ -22,13 +21,9 @@ from chronoeval.core.errors import DataError
 from chronoeval.core.imagecheck import check_image_bytes, confine
 from chronoeval.core.items import ImagePart, Item, TextPart, user_message
 from chronoeval.engine.request import Request
-from helpers import make_clock_dataset, tiny_clock_png
+from helpers import make_clock_dataset, png_bytes, tiny_clock_png, write_test_dataset
 
-
-def png(size: tuple[int, int] = (16, 16), mode: str = "RGB") -> bytes:
-    buf = io.BytesIO()
-    Image.new(mode, size).save(buf, format="PNG")
-    return buf.getvalue()
+png = png_bytes
 
 
 def one_image_dataset(root: Path, rel: str, data: bytes | None, sha: str | None = None):
@@ -36,16 +31,7 @@ def one_image_dataset(root: Path, rel: str, data: bytes | None, sha: str | None 
     part = ImagePart(rel, sha or hashlib.sha256(data or b"").hexdigest())
     item = Item("c0", "lost_in_time", "clockqa", (user_message(part, TextPart("time?")),), "1:00")
     images = {rel: data} if data is not None and not rel.startswith(("/", "..")) else {}
-    return write_dataset(
-        root,
-        [BuiltItem(item, images)],
-        suite="lost_in_time",
-        task="clockqa",
-        generator_version="t",
-        params={},
-        seed=None,
-        source="test",
-    )
+    return write_test_dataset(root, [BuiltItem(item, images)])
 
 
 def test_paths_outside_the_dataset_are_refused(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ refused, and the warning filters given back afterwards."""
 
 from __future__ import annotations
 
-import io
 import os
 import warnings
 from pathlib import Path
@@ -13,11 +12,11 @@ import pytest
 from PIL import Image
 
 from chronoeval.core import image_checks, verified
-from chronoeval.core.dataset import BuiltItem, image_part, load_dataset, write_dataset
+from chronoeval.core.dataset import BuiltItem, image_part, load_dataset
 from chronoeval.core.errors import DataError
 from chronoeval.core.imagecheck import plain_path_under
 from chronoeval.core.items import Item, TextPart, user_message
-from helpers import make_clock_dataset
+from helpers import make_clock_dataset, png_bytes, write_test_dataset
 
 
 @pytest.fixture(autouse=True)
@@ -27,10 +26,7 @@ def four_threads(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("CHRONOEVAL_VERIFY_ALWAYS", "1")
 
 
-def _png(size: tuple[int, int], mode: str = "RGB") -> bytes:
-    buf = io.BytesIO()
-    Image.new(mode, size).save(buf, format="PNG")
-    return buf.getvalue()
+_png = png_bytes
 
 
 def test_the_first_bad_image_in_item_order_is_named(tmp_path: Path) -> None:
@@ -69,16 +65,7 @@ def test_a_bomb_in_the_warning_zone_is_refused_on_threads(
         built.append(
             BuiltItem(Item(f"i{i:02d}", "lost_in_time", "clockqa", (msg,), "1:00"), {rel: data})
         )
-    ds = write_dataset(
-        tmp_path / "b",
-        built,
-        suite="lost_in_time",
-        task="clockqa",
-        generator_version="t",
-        params={},
-        seed=None,
-        source="test",
-    )
+    ds = write_test_dataset(tmp_path / "b", built)
     before = list(warnings.filters)
     with pytest.raises(DataError, match=r"item 'i07'.*decompression bomb"):
         load_dataset(ds.root)
