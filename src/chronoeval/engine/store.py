@@ -8,8 +8,11 @@ the model.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -71,12 +74,73 @@ class StoredResponse:
         return self.error is None and self.text is not None
 
 
+_EMPTY: bytes | None = None
+
+
+def _empty_store() -> bytes:
+    """The bytes of an empty store: :data:`SCHEMA` made in memory (``serialize``), marked as a
+    WAL database (header bytes 18 and 19, the file format's read and write versions, are 2 in WAL
+    mode: sqlite.org/fileformat2.html#the_database_header), which is what ``PRAGMA
+    journal_mode=WAL`` followed by :data:`SCHEMA` leaves in a new file, without its journal.
+    Made once per process. tests/engine/test_store_create.py compares the two."""
+    global _EMPTY
+    if _EMPTY is None:
+        mem = sqlite3.connect(":memory:")
+        try:
+            mem.executescript(SCHEMA)
+            data = bytearray(mem.serialize())
+        finally:
+            mem.close()
+        if data[18:20] != b"\x01\x01":  # not the header this code knows: let sqlite make it
+            raise OSError("unexpected sqlite header")
+        data[18:20] = b"\x02\x02"
+        _EMPTY = bytes(data)
+    return _EMPTY
+
+
+def _create(path: Path) -> None:
+    """Make an empty store at ``path`` at once, or leave what is there (never replaced).
+
+    SQLite making a new database in WAL mode writes and syncs a rollback journal (twice), the
+    directory and the database, unlinks the journal, then syncs the new WAL's header and the
+    directory again: 6 syncs and an unlink, 20-30 ms of waiting for the disk on this machine.
+    Here the empty store's bytes are written to a temporary file and synced, then linked under
+    the store's name (``os.link`` refuses an existing name, so a store made meanwhile is kept): a
+    crash or power cut leaves either no store (the run makes it again; it held no answer) or a
+    complete empty one, never a half-written file or a hot journal. The directory is not synced
+    here: sqlite syncs it when the first commit creates the WAL (and the WAL's header), before any
+    answer can be durable, so the name is durable before anything depends on it (a power cut
+    before that loses an empty store, which the next run makes again). One sync here and the
+    WAL's two at the first commit, instead of 6 syncs and an unlink (the temporary name's unlink
+    frees no blocks: the store keeps them). A crash between the write and that unlink leaves the
+    temporary file beside the store (``.store.sqlite.<pid>.<thread>.new``). Where this cannot be done (no ``serialize``, no hard links, a full disk), sqlite
+    makes the file as before."""
+    try:
+        data = _empty_store()
+    except (AttributeError, sqlite3.Error, OSError):  # no serialize: sqlite makes the file
+        return
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.new")
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            getattr(os, "fdatasync", os.fsync)(fh.fileno())
+        os.link(tmp, path)  # FileExistsError: made meanwhile, that one is opened
+    except OSError:  # made meanwhile, a full disk, no hard links: sqlite makes or fails as before
+        return
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+
+
 class RunStore:
     FILENAME = "store.sqlite"
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
         self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():
+            _create(self.path)
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a process crash loses no commit
