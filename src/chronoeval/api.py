@@ -443,7 +443,22 @@ def run(
                 f"--model {model} cannot answer any of the tasks: "
                 + "; ".join(f"{k}: {v}" for k, v in config["skipped"].items())
             )
-    results, records = score_records(run_dir, plots=plots, memo=memo)
+        # scoring's read (integrity check, fingerprint) before the close, which then waits for
+        # the disk (WAL checkpoint) on another thread while scoring works; joined before the
+        # results are written, the run directory locked until then (engine/store.py)
+        stored = read_store(run_dir, memo)
+        held = RunLock(run_dir)
+        held.acquire()
+        closing = store.close_in_background()
+    try:
+        results, records = score_records(
+            run_dir, plots=plots, memo=memo, stored=stored, closing=closing
+        )
+    finally:
+        try:
+            closing.join()
+        finally:
+            held.release()
     if extract_with:
         from chronoeval.engine.extract import extract_and_score
 
@@ -473,10 +488,18 @@ def score(run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0) -> dict
 
 
 def score_records(
-    run_dir: Path, *, plots: bool = True, bootstrap_seed: int = 0, memo: Any = None
+    run_dir: Path,
+    *,
+    plots: bool = True,
+    bootstrap_seed: int = 0,
+    memo: Any = None,
+    stored: dict[str, StoredResponse] | None = None,
+    closing: Any = None,
 ) -> tuple[dict[str, Any], list[SampleRecord]]:
     """:func:`score`, also returning the per-sample records it wrote. ``memo``: what ``run``
-    already holds (engine/scoring_memo.py), used where it matches the store."""
+    already holds (engine/scoring_memo.py), used where it matches the store. ``stored``: what
+    ``read_store(run_dir, memo)`` gave ``run`` before it began closing the store; ``closing``:
+    that close (engine/store.py ``Closing``), joined before anything is written."""
     run_dir = Path(run_dir)
     config = read_config(run_dir) if run_dir.is_dir() else None
     if config is None:
@@ -487,7 +510,8 @@ def score_records(
         raise ChronoevalError(
             f"{run_dir / 'config.json'}: corrupt run configuration (generation: {exc})"
         ) from None
-    stored = read_store(run_dir, memo)  # from memo where it holds exactly the store's rows
+    if stored is None:
+        stored = read_store(run_dir, memo)  # from memo where it holds exactly the store's rows
     results: dict[str, Any] = {
         "chronoeval_version": __version__,
         "python": platform.python_version(),
@@ -544,6 +568,8 @@ def score_records(
     if config.get("skipped"):
         results["skipped"] = config["skipped"]
     results = redact(results)
+    if closing is not None:
+        closing.join()  # the store closed before the results are written, as before
     with RunLock(run_dir), storage_errors(run_dir, "writing the scored results"):
         _write_json(run_dir / "results.json", results)
         write_samples(run_dir, all_records, all_texts)
