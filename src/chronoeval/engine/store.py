@@ -4,6 +4,10 @@ Every response is committed as it arrives, keyed by its request key, so a crash 
 loses nothing that finished: on restart the runner asks only for keys with no stored answer, and
 keys whose last attempt failed are asked again. Scoring re-reads stored responses and never calls
 the model.
+
+A new store is written from an empty store's bytes (:func:`_create`), and ``api.run`` closes its
+store on another thread while it scores (:meth:`RunStore.close_in_background`): both take waiting
+for the disk off a run's path (docs/benchmarks.md, "Session 6: the in-process wall").
 """
 
 from __future__ import annotations
