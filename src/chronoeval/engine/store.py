@@ -117,8 +117,8 @@ def _create(path: Path) -> None:
     before that loses an empty store, which the next run makes again). One sync here and the
     WAL's two at the first commit, instead of 6 syncs and an unlink (the temporary name's unlink
     frees no blocks: the store keeps them). A crash between the write and that unlink leaves the
-    temporary file beside the store (``.store.sqlite.<pid>.<thread>.new``). Where this cannot be done (no ``serialize``, no hard links, a full disk), sqlite
-    makes the file as before."""
+    temporary file beside the store (``.store.sqlite.<pid>.<thread>.new``). Where this cannot be
+    done (no ``serialize``, no hard links, a full disk), sqlite makes the file as before."""
     try:
         data = _empty_store()
     except (AttributeError, sqlite3.Error, OSError):  # no serialize: sqlite makes the file
@@ -175,6 +175,7 @@ class Closing:
 
 class RunStore:
     FILENAME = "store.sqlite"
+    closing: Closing | None = None  # set by close_in_background
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -203,7 +204,7 @@ class RunStore:
         return store
 
     def close(self) -> None:
-        if getattr(self, "closing", None) is None:  # else closed by close_in_background
+        if self.closing is None:  # else closed by close_in_background
             self.conn.close()
 
     def close_in_background(self) -> Closing:
