@@ -17,12 +17,16 @@ from chronoeval.suites.lost_in_time import clock_reader as cr
 
 def loses_hand(old: cr._Scene, new: cr._Scene | None) -> bool:
     """Whether moving the pivot from ``old``'s to ``new``'s loses a hand: ``old`` showed three or
-    more rays and ``new`` shows fewer. The reader moves its pivot to where the hands' axes meet
-    (step 3); when the axes of a thick bar lean a few pixels (its cap, the bar's own outline) that
-    point can lie beside the true pivot, and from there a thin second hand seen whole before is
-    gone (the clock read without seconds, the minute one up past :30). A pivot from which all
-    three hands run out straight is not given up for one that shows two."""
-    return new is not None and len(old.rays) >= 3 and len(new.rays) < 3
+    more rays, ``new`` shows fewer and less hand in all (the summed length of the three longest
+    rays). The reader moves its pivot to where the hands' axes meet or where opposite marks'
+    lines cross (step 3); a thick bar's axis leaning a few pixels (its cap, its outline), or a
+    mark half hidden by a hand, can put that point beside the true pivot, and from there a thin
+    second hand seen whole before is gone (the clock read without seconds, the minute one up
+    past :30). A pivot from which three hands run out is not given up for one that shows two
+    and less of them; a first guess far off (three short stubs) still is."""
+    if new is None or len(old.rays) < 3 or len(new.rays) >= 3:
+        return False
+    return sum(t.tip for t in new.rays[:3]) < sum(t.tip for t in old.rays[:3])
 
 
 DROPPED_NEEDLE = 0.5  # cost of reading a clock without seconds while a long needle shows
