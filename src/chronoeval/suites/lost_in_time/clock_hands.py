@@ -17,18 +17,20 @@ from chronoeval.suites.lost_in_time import clock_reader as cr
 
 def loses_hand(old: cr._Scene, new: cr._Scene | None) -> bool:
     """Whether moving the pivot from ``old``'s to ``new``'s loses a hand: ``old`` showed three or
-    more rays, ``new`` shows fewer and less hand in all (the summed length of the three longest
-    rays). The reader moves its pivot to where the hands' axes meet or where opposite marks'
-    lines cross (step 3); a thick bar's axis leaning a few pixels (its cap, its outline), or a
-    mark half hidden by a hand, can put that point beside the true pivot, and from there a thin
-    second hand seen whole before is gone (the clock read without seconds, the minute one up
-    past :30). A pivot from which three hands run out is not given up for one that shows two
-    and less of them; a first guess far off (three short stubs) still is."""
-    if new is None or len(old.rays) < 3 or len(new.rays) >= 3:
+    more rays, ``new`` shows fewer, and its longest ray is shorter than ``old``'s. The reader
+    moves its pivot to where the hands' axes meet or where opposite marks' lines cross (step
+    3); a thick bar's axis leaning a few pixels (its cap, its outline), or a mark half hidden by
+    a hand, can put that point beside the true pivot, and from there the thin second hand seen
+    whole before (usually the longest hand) is gone: the clock read without seconds, the minute
+    one up past :30. Seen from the true pivot every hand runs out to its tip, so a look that
+    shows fewer hands and none as long is not taken. A first guess far off (stubs, a tail taken
+    for a hand: every ray short) is still left for a look that shows longer hands."""
+    if new is None or not new.rays or len(old.rays) < 3 or len(new.rays) >= 3:
         return False
-    return sum(t.tip for t in new.rays[:3]) < sum(t.tip for t in old.rays[:3])
+    return new.rays[0].tip < old.rays[0].tip - LOSE_MARGIN
 
 
+LOSE_MARGIN = 2  # px: a look's longest ray this much shorter than before has lost a hand
 DROPPED_NEEDLE = 0.5  # cost of reading a clock without seconds while a long needle shows
 LONG_NEEDLE = 0.8  # ... a needle ray at least this fraction of the longest ray's length
 
