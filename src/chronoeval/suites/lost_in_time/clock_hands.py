@@ -150,3 +150,23 @@ def blend_of(colour: np.ndarray, other: np.ndarray) -> bool:
         return False
     along = float(other @ colour) / n
     return along > 0 and float(other @ other) - along * along < EDGE_OFF * EDGE_OFF
+
+
+def own_axis(t: cr._Track, contrast: float, radius: float) -> float | None:
+    """The direction of a minute hand whose ray runs on into a mark in line with its tip: the
+    axis fitted over the hand's own part only (from ``AXIS_FROM`` of it out to where its width
+    steps down), or None where the ray shows no such end. A hand's tip that touches a tick or a
+    numeral stroke lying a degree or two off its axis continues the ray by the mark's ink, and
+    the axis fitted out to the ray's tip leans towards the mark (a minute hand 1.4 degrees off
+    on a face with its tip on an hour tick: the minute read one up). The thin end counts as a
+    mark when it is no longer than a mark is deep (``MARK_DEPTH`` of the radius), the width
+    steps down by at least ``STEP_RATIO`` at least 0.6 of the way out, and the hand is not one
+    narrowing all along (a sword, leaf or tapered point has no end of its own to find). Used
+    for the minute hand only where another ray is the second hand or none is (the choice of
+    hands, step 5), never for a second hand lying on the minute hand."""
+    if cr._tapered(t, contrast):
+        return None
+    ratio, rho = cr._step(t)
+    if ratio <= cr.STEP_RATIO or rho < 0.6 * t.tip or t.tip - rho > cr.MARK_DEPTH * radius:
+        return None
+    return cr._axis_angle(t, cr.AXIS_FROM * rho, rho - 2)

@@ -1245,7 +1245,9 @@ def _assign_by_consistency(
     needles = [_needle(t, contrast, radius) for t in rays]
     tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
-    from chronoeval.suites.lost_in_time.clock_hands import dropped_needle
+    from chronoeval.suites.lost_in_time.clock_hands import dropped_needle, own_axis
+
+    owns = [own_axis(t, contrast, radius) for t in rays]  # a hand's axis short of a mark beyond
 
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
@@ -1259,6 +1261,7 @@ def _assign_by_consistency(
                     continue
                 tip_m, a_m, w_m, _ = info[mi]
                 tip_h, a_h, w_h, _ = info[hi]
+                a_m = a_m if owns[mi] is None else to_dial(owns[mi])
                 penalty = 0.0
                 if tip_h > 1.05 * tip_m:
                     penalty += 1.0
