@@ -55,6 +55,7 @@ def dropped_needle(
 
 EDGE_OFF = 2 * cr.RUN_DIFF  # a pixel this far off the line from the dial's to the hand's colour
 EDGE_SHARE = 0.7  # ... and such pixels show on this share of the sampled circles
+EDGE_AXIS = 1.0  # degrees: the wide hand left without the stripe lies along the ray's own axis
 
 
 def edge_stripe(
@@ -75,7 +76,10 @@ def edge_stripe(
     hand's pixels and their anti-aliased edges all lie on the line from the dial's colour to the
     hand's (the median colour of the ray's strongest ink). Pixels clearly off that line (by ``EDGE_OFF``
     levels) on most circles (``EDGE_SHARE``), all of one colour and along one straight line, are
-    another hand drawn there: a second hand."""
+    another hand drawn there: a second hand. The ink left without them must lie along the ray's
+    own fitted axis (within ``EDGE_AXIS``, checked from ``AXIS_FROM`` of the ray out, where the
+    axis is fitted): where two dark colours (a navy needle centred on a
+    brown hand) were told apart the wrong way round, the "hand" left was a sliver of one side."""
     r, c, _ = t.arrays()
     keep = (r >= inner * t.tip) & (r <= outer * t.tip)
     if keep.sum() < 8:
@@ -137,7 +141,11 @@ def edge_stripe(
     stripe_dir, spread = direction(stripe_mid)
     if spread > 1.0:
         return None  # not one straight line
-    return colour, direction(hand_mid)[0], stripe_dir
+    hand_dir = direction(hand_mid)[0]
+    off_axis = abs((hand_dir - cr._track_angle(t) + 180.0) % 360.0 - 180.0)
+    if inner >= cr.AXIS_FROM and off_axis > EDGE_AXIS:  # (near the pivot too short to compare)
+        return None  # the "hand" left is not the ray's wide hand: the colours were mistaken
+    return colour, hand_dir, stripe_dir
 
 
 def blend_of(colour: np.ndarray, other: np.ndarray) -> bool:
