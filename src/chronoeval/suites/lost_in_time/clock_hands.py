@@ -170,8 +170,10 @@ def own_axis(t: cr._Track, contrast: float, radius: float) -> float | None:
     mark when it is no longer than a mark is deep (``MARK_DEPTH`` of the radius), the width
     steps down by at least ``STEP_RATIO`` at least 0.6 of the way out, and the hand is not one
     narrowing all along (a sword, leaf or tapered point has no end of its own to find). Used
-    for the minute hand only where another ray is the second hand or none is (the choice of
-    hands, step 5), never for a second hand lying on the minute hand."""
+    for the minute hand in the choice among three or more rays (step 5). Not with two rays (no
+    second hand seen there): the thin end may then be the second hand itself, lying across the
+    hand's own part too, and the own part's axis is no better (an SVG clock's red line crossing
+    a grey bar drawn beside the pivot: read a minute short)."""
     if cr._tapered(t, contrast):
         return None
     ratio, rho = cr._step(t)

@@ -1247,7 +1247,9 @@ def _assign_by_consistency(
     odd = odd or [False] * len(rays)
     from chronoeval.suites.lost_in_time.clock_hands import dropped_needle, own_axis
 
-    owns = [own_axis(t, contrast, radius) for t in rays]  # a hand's axis short of a mark beyond
+    # a hand's axis short of a mark beyond its tip; with two rays, no second hand was seen and
+    # the thin end may be the second hand lying across the hand's own part (session 6)
+    owns = [own_axis(t, contrast, radius) if len(rays) >= 3 else None for t in rays]
 
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
