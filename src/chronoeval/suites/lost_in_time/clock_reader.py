@@ -943,8 +943,6 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     scene = _look(rgb, cx, cy, radius)
     if scene is None:
         return None
-    from chronoeval.suites.lost_in_time.clock_hands import loses_hand
-
     for _ in range(2):
         # The hands pivot where their axes meet (under perspective not at the outline's centre;
         # without a cap not where the ink is thickest). Undoing the perspective from that point
@@ -959,11 +957,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             break
         if meet is None or not 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
             break
-        moved = _look(rgb, meet[0], meet[1], radius)
-        if loses_hand(scene, moved):  # a hand seen whole from here is lost there (session 6)
-            break
         cx, cy = meet
-        scene = moved or scene
+        scene = _look(rgb, cx, cy, radius) or scene
     from chronoeval.suites.lost_in_time.clock_pivot import finer_pivot
 
     finer = finer_pivot(rgb, scene, radius, meet)  # a thin hand cut short a pixel off the pivot
@@ -997,7 +992,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
             alt = _look(rgb, mx, my, radius)
-            if alt is not None and not loses_hand(scene, alt):
+            if alt is not None:
                 scene = alt
                 marks = _mark_ink(scene.ink, scene.hands, radius)
                 offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
@@ -1012,12 +1007,6 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
     if second_a is None and len(rays) == 2:
         striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
-        if striped is not None:
-            return striped
-        from chronoeval.suites.lost_in_time.clock_hands import blend_of, edge_stripe
-
-        # ... or down one edge of it, half on the dial (session 6)
-        striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial, edge_stripe, blend_of)
         if striped is not None:
             return striped
     if (
@@ -1245,12 +1234,6 @@ def _assign_by_consistency(
     needles = [_needle(t, contrast, radius) for t in rays]
     tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
-    from chronoeval.suites.lost_in_time.clock_hands import dropped_needle, own_axis
-
-    # a hand's axis short of a mark beyond its tip; with two rays, no second hand was seen and
-    # the thin end may be the second hand lying across the hand's own part (session 6)
-    owns = [own_axis(t, contrast, radius) if len(rays) >= 3 else None for t in rays]
-
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
     same = max(2.0, SAME_LENGTH * radius)
@@ -1263,7 +1246,6 @@ def _assign_by_consistency(
                     continue
                 tip_m, a_m, w_m, _ = info[mi]
                 tip_h, a_h, w_h, _ = info[hi]
-                a_m = a_m if owns[mi] is None else to_dial(owns[mi])
                 penalty = 0.0
                 if tip_h > 1.05 * tip_m:
                     penalty += 1.0
@@ -1281,7 +1263,6 @@ def _assign_by_consistency(
                     m_cont = (a_m / 6.0 + 0.5) % 60.0 - 0.5  # 59.9 past the hour is -0.1
                     minute = round(m_cont) % 60
                     penalty += 0.8 * (n - 2)
-                    penalty += dropped_needle([i[0] for i in info], needles, tails, {mi, hi})
                     r_m = 0.0
                 else:
                     tip_s, a_s, w_s, o_s = info[si]
@@ -1544,23 +1525,21 @@ def _second_in_stripe(
     scene: _Scene,
     radius: float,
     to_dial,  # noqa: ANN001
-    find=_stripe,  # noqa: ANN001
-    same=None,  # noqa: ANN001
 ) -> ClockTime | None:
     """Two rays and no second hand seen: a second hand drawn along one hand, over it, shows as
     a stripe of a colour of its own down that ray's middle (session 4). The second hand is then
     read on that ray, and minute and hour are the two rays, assigned by the consistency of the
     readings (as in :func:`_assign_by_consistency`), the wider ray being the hour hand."""
-    found = [find(t, rgb, dial, scene) for t in rays]
+    found = [_stripe(t, rgb, dial, scene) for t in rays]
     if sum(v is not None for v in found) != 1:
         return None
     k = 0 if found[0] is not None else 1
-    if find(rays[k], rgb, dial, scene, 0.12, 0.3) is None:
+    if _stripe(rays[k], rgb, dial, scene, 0.12, 0.3) is None:
         return None  # a second hand runs into the pivot; a luminous strip on a hand stops short
     other = _ray_colour(rays[1 - k], rgb, dial, scene)
     stripe, hand_dir, stripe_dir = found[k]  # type: ignore[misc]
     n_o, n_s = float(np.linalg.norm(other)), float(np.linalg.norm(stripe))
-    if n_o > 20 and (same(other, stripe) if same else float(other @ stripe) / (n_o * n_s) > 0.9):
+    if n_o > 20 and float(other @ stripe) / (n_o * n_s) > 0.9:
         return None  # the stripe has the other hand's colour: not a hand of its own
     contrast = max(t.contrast for t in rays)
     a_s = to_dial(stripe_dir)
