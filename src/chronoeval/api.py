@@ -447,9 +447,9 @@ def run(
         # the disk (WAL checkpoint) on another thread while scoring works; joined before the
         # results are written, the run directory locked until then (engine/store.py)
         stored = read_store(run_dir, memo)
-        held = RunLock(run_dir)
-        held.acquire()
         closing = store.close_in_background()
+        held = RunLock(run_dir)
+        held.acquire()  # re-entrant (this block holds it): kept until the close is joined
     try:
         results, records = score_records(
             run_dir, plots=plots, memo=memo, stored=stored, closing=closing

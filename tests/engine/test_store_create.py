@@ -132,3 +132,39 @@ def test_making_a_store_syncs_its_bytes_once(
     monkeypatch.setattr(os, "fdatasync", counted)
     RunStore(tmp_path / "s.sqlite").close()
     assert synced == [len(store_mod._empty_store())]  # the whole store, before it has a name
+
+
+def test_a_wal_left_by_a_store_moved_away_is_not_taken_in(tmp_path: Path) -> None:
+    """A run killed with answers in its WAL, its store then moved away to start afresh (what the
+    corrupt-store message advises): the new store holds none of the old answers, as before."""
+    import subprocess
+    import sys
+
+    path = tmp_path / "store.sqlite"
+    child = (
+        "import os, sys\n"
+        "from pathlib import Path\n"
+        "from chronoeval.engine.store import RunStore\n"
+        f"s = RunStore(Path({str(path)!r}))\n"
+        "for i in range(20):\n"
+        "    s.put(f'k{i}', item_id=str(i), task='clockqa', backend='b', text='old '*50,\n"
+        "          error=None, latency_s=0.1, usage=None, finish_reason='stop', attempts=1)\n"
+        "os._exit(0)\n"  # killed: no close, no checkpoint; the answers are in the WAL
+    )
+    subprocess.run([sys.executable, "-c", child], check=True, env=os.environ.copy())
+    assert os.path.getsize(f"{path}-wal") > 0
+    path.rename(tmp_path / "moved.sqlite")
+    with RunStore(path) as store:
+        assert store.answered_keys() == set()
+        assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_a_new_store_has_the_mode_sqlite_gives(tmp_path: Path) -> None:
+    old_mask = os.umask(0o002)
+    try:
+        RunStore(tmp_path / "new.sqlite").close()
+        _old_way(tmp_path / "old.sqlite")
+    finally:
+        os.umask(old_mask)
+    mode = (tmp_path / "new.sqlite").stat().st_mode & 0o777
+    assert mode == (tmp_path / "old.sqlite").stat().st_mode & 0o777 == 0o644

@@ -118,14 +118,21 @@ def _create(path: Path) -> None:
     WAL's two at the first commit, instead of 6 syncs and an unlink (the temporary name's unlink
     frees no blocks: the store keeps them). A crash between the write and that unlink leaves the
     temporary file beside the store (``.store.sqlite.<pid>.<thread>.new``). Where this cannot be
-    done (no ``serialize``, no hard links, a full disk), sqlite makes the file as before."""
+    done (no ``serialize``, no hard links, a full disk) or a journal is left beside the name (a
+    store moved away after a crash), sqlite makes the file as before."""
+    if any(os.path.lexists(f"{path}{end}") for end in ("-wal", "-journal")):
+        # a journal left by a store moved away or deleted: sqlite opening a 0-page file
+        # discards it, but a complete database would take it for its own and replay it
+        return
     try:
         data = _empty_store()
     except (AttributeError, sqlite3.Error, OSError):  # no serialize: sqlite makes the file
         return
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.new")
     try:
-        with open(tmp, "wb") as fh:
+        # sqlite's own mode for a new database (0o644 less the umask); never an existing file
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             getattr(os, "fdatasync", os.fsync)(fh.fileno())
