@@ -31,6 +31,7 @@ from chronoeval.engine import event_loop
 from chronoeval.engine.request import GenerationConfig, request_from_openai
 from chronoeval.models.base import Backend, BackendError
 from chronoeval.models.registry import make_backend
+from chronoeval.server.alarm import Alarm
 from chronoeval.server.exposure import api_key_middleware, exposure_warning
 from chronoeval.server.payloads import DecodedImages
 from chronoeval.server.responses import ResponsesError, chat_body, response_body
@@ -120,19 +121,6 @@ def _completion(
     )
 
 
-async def until(deadline: float) -> None:
-    """Sleep until ``time.monotonic()`` reaches ``deadline``, never less. asyncio's timers fire up
-    to a millisecond late (epoll's timeout is rounded up to whole milliseconds); uvloop's fire to
-    the nearest millisecond of a cached clock, sometimes early, so what is left is slept again
-    (at least a millisecond, never spinning)."""
-    rest = deadline - time.monotonic()
-    while rest > 0:
-        await asyncio.sleep(rest)
-        rest = deadline - time.monotonic()
-        if rest > 0:
-            rest = max(rest, 0.001)
-
-
 def _error(status: int, message: str, kind: str = "invalid_request_error") -> web.Response:
     return web.json_response({"error": {"message": message, "type": kind}}, status=status)
 
@@ -148,6 +136,7 @@ def create_app(
     faults = faults or {}
     state = {"n": 0}
     images = DecodedImages()  # each distinct image decoded and hashed once
+    alarm = Alarm()  # --latency's waits (server/alarm.py): a thread started on first use
     log_fh = open(request_log, "a", buffering=1, encoding="utf-8") if request_log else None  # noqa: SIM115
 
     lag = {"max": 0.0}  # the event loop's worst lag since the last logged request (--request-log)
@@ -259,7 +248,7 @@ def create_app(
             # a model that answers latency_s after the request arrived, or when its answer is
             # ready if that takes longer: the backend's own work and the body are inside the
             # latency, not added to it (nothing is left to do after the wait but send)
-            await until(arrived + latency_s)
+            await alarm.until(arrived + latency_s)  # to well under a millisecond
         entry.update(model=model_id, status=200, answered=time.monotonic())
         log(entry)
         return answer
