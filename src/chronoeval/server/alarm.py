@@ -12,6 +12,7 @@ before its deadline: a coroutine that resumes early sleeps again what is left.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import heapq
 import itertools
 import threading
@@ -38,7 +39,8 @@ class Alarm:
                     self._cond.wait(wait)
                     continue
                 _, _, loop, fut = heapq.heappop(self._heap)
-                if not loop.is_closed():
+                # RuntimeError: that loop closed meanwhile, and nobody waits any more
+                with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(_wake, fut)
 
     async def until(self, deadline: float) -> None:
