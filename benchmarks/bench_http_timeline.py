@@ -224,6 +224,7 @@ def main() -> None:
             for name, fn in paths if rnd % 2 == 0 else paths[::-1]:
                 marks.clear()
                 CLIENT_LAGS.clear()
+                _probed.clear()  # a new loop may reuse a closed one's id: probe each run's loop
                 log_path.write_text("")
                 load = os.getloadavg()[0]
                 cpu0, scpu0 = self_cpu(), proc_cpu(proc.pid)
