@@ -237,6 +237,8 @@ def create_app(
         try:
             resp = await backend.generate(req)
         except BackendError as exc:
+            if latency_s:  # a failure is answered no sooner than an answer would be, as before
+                await alarm.until(arrived + latency_s)
             return _error(502, str(exc), "upstream_error")
         answer = _completion(
             model_id,
