@@ -5,7 +5,9 @@ from its arrival, ``--request-log`` with the server's ``arrived`` and ``answered
 same ClockQA items as bench_targets.py. In each round, in turn: the raw aiohttp client of
 bench_targets.py and ``api.run`` with the openai backend. For every request the client notes
 when it started sending and when it had the reply (``time.monotonic``, the same clock as the
-server's on one machine; chronoeval's client is timed around ``OpenAIBackend._post``). Printed
+server's on one machine; chronoeval's client is timed around ``OpenAIBackend._post``). Where
+uvloop is installed (and ``CHRONOEVAL_EVENT_LOOP`` is not ``asyncio``), a third path, ``rawuv``:
+the raw client on uvloop's loop, the loop chronoeval and serve then use. Printed
 per path, medians and 95th percentiles in milliseconds:
 
   send->arrived   client start of the POST to serve's handler stamping the arrival (the
@@ -41,7 +43,14 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_targets import pin_cores, raw_client, run_clockqa, target_arguments  # noqa: E402
+from bench_targets import (  # noqa: E402
+    loop_used,
+    pin_cores,
+    raw_client,
+    run_clockqa,
+    target_arguments,
+    uvloop_factory,
+)
 
 
 def proc_cpu(pid: int) -> float:
@@ -200,17 +209,22 @@ def main() -> None:
     def raw() -> None:
         assert asyncio.run(raw_timed(ds.root, url, args.concurrency, marks)) == args.n
 
+    def rawuv() -> None:  # the same raw client on uvloop's loop (session 6: an extra row)
+        with asyncio.Runner(loop_factory=uvloop_factory()) as runner:
+            assert runner.run(raw_timed(ds.root, url, args.concurrency, marks)) == args.n
+
+    paths = [("raw", raw), ("ce", ce)] + ([("rawuv", rawuv)] if uvloop_factory() else [])
+
     try:
         print(
             f"{args.n} ClockQA items, concurrency {args.concurrency}, latency {args.latency}s, "
-            f"{os.cpu_count()} cores"
+            f"{os.cpu_count()} cores; chronoeval's and serve's event loop: {loop_used()}"
         )
         for rnd in range(args.rounds):
-            for name, fn in (
-                (("raw", raw), ("ce", ce)) if rnd % 2 == 0 else (("ce", ce), ("raw", raw))
-            ):
+            for name, fn in paths if rnd % 2 == 0 else paths[::-1]:
                 marks.clear()
                 CLIENT_LAGS.clear()
+                _probed.clear()  # a new loop may reuse a closed one's id: probe each run's loop
                 log_path.write_text("")
                 load = os.getloadavg()[0]
                 cpu0, scpu0 = self_cpu(), proc_cpu(proc.pid)

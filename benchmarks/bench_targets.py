@@ -10,6 +10,9 @@ On the same generated ClockQA items (one 420 px PNG each), in each round and in 
              ``openai`` backend against the same server, the same concurrency;
   raw@L, ce@L the same against a second server that adds ``--latency`` seconds per request
              (default 0.2): the limit is concurrency / latency;
+  rawuv@0, rawuv@L  the raw client on uvloop's event loop, when uvloop is installed (the loop
+             chronoeval's openai runs and serve use then; ``CHRONOEVAL_EVENT_LOOP=asyncio``
+             keeps asyncio's everywhere and leaves these rows out);
   inproc     chronoeval in process (instant ``constant`` backend), end to end as above;
   inspect    Inspect's in-process path on the same items (``inspect_same_items.py``: its instant
              mockllm model, solver, scorer, log writing), when inspect_ai is importable;
@@ -43,6 +46,26 @@ from pathlib import Path
 from typing import Any
 
 HERE = Path(__file__).resolve().parent
+
+
+def uvloop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop factory when uvloop is installed and CHRONOEVAL_EVENT_LOOP is not asyncio."""
+    if os.environ.get("CHRONOEVAL_EVENT_LOOP", "").strip().lower() == "asyncio":
+        return None
+    if importlib.util.find_spec("uvloop") is None:
+        return None
+    import uvloop
+
+    return uvloop.new_event_loop
+
+
+def loop_used() -> str:
+    """The event loop chronoeval's run and serve use here ("asyncio" on trees before it chose)."""
+    try:
+        from chronoeval.engine.event_loop import loop_name
+    except ImportError:
+        return "asyncio (this tree has no engine/event_loop.py)"
+    return loop_name()
 
 
 def raw_bodies(root: Path) -> list[dict[str, Any]]:
@@ -222,9 +245,13 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
         run_clockqa(ds.root, tmp / f"run{counter[0]}", args.n, args.concurrency, url, model)
         return args.n / (time.perf_counter() - start)
 
-    def raw(url: str) -> float:
+    def raw(url: str, uv: bool = False) -> float:
         start = time.perf_counter()
-        got = asyncio.run(raw_client(ds.root, url, args.concurrency))
+        if uv:  # the same client on uvloop (the loop chronoeval asks on when installed)
+            with asyncio.Runner(loop_factory=uvloop_factory()) as runner:
+                got = runner.run(raw_client(ds.root, url, args.concurrency))
+        else:
+            got = asyncio.run(raw_client(ds.root, url, args.concurrency))
         wall = time.perf_counter() - start
         assert got == args.n, got
         return args.n / wall
@@ -260,6 +287,9 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
         f"ce@{args.latency}": lambda: ce("openai:constant:10:10:00", urll),
         "inproc": lambda: ce("constant:10:10:00", None),
     }
+    if uvloop_factory() is not None:  # extra rows (session 6): the raw client on uvloop
+        paths["rawuv@0"] = lambda: raw(url0, uv=True)
+        paths[f"rawuv@{args.latency}"] = lambda: raw(urll, uv=True)
     if have_inspect and "inspect" not in args.skip:
         paths["inspect"] = inspect
     if "job" not in args.skip:
@@ -275,6 +305,7 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
     if args.serve_cpus or args.client_cpus:
         print(f"pinned: servers on cores {args.serve_cpus or 'any'}, client {args.client_cpus}")
     print(f"{args.n} ClockQA items, concurrency {args.concurrency}, latency {args.latency}s")
+    print(f"chronoeval's event loop (engine/event_loop.py; serve's too): {loop_used()}")
     ratios: dict[str, list[float]] = {}
     names = list(paths)
     for rnd in range(args.rounds):
@@ -283,7 +314,9 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
         r = {}  # only the ratios whose paths ran (--skip may leave any out)
         if "ce@0" in got and "raw@0" in got:
             r["ce@0 / raw@0"] = got["ce@0"] / got["raw@0"]
-        for name in (f"ce@{args.latency}", f"raw@{args.latency}"):
+        if "ce@0" in got and "rawuv@0" in got:
+            r["ce@0 / rawuv@0"] = got["ce@0"] / got["rawuv@0"]
+        for name in (f"ce@{args.latency}", f"raw@{args.latency}", f"rawuv@{args.latency}"):
             if name in got:
                 r[f"{name} / limit"] = got[name] / limit
         if "inspect" in got and "inproc" in got:
@@ -302,6 +335,7 @@ def measure(args: argparse.Namespace, ds: Any, servers: list[Any], tmp: Path) ->
         "ce@0 / raw@0": ">= 0.67 (within 1.5x)",
         f"ce@{args.latency} / limit": ">= 0.95",
         f"raw@{args.latency} / limit": "(reference)",
+        f"rawuv@{args.latency} / limit": "(reference: the raw client on uvloop)",
         "inproc / inspect": ">= 10",
         "job wall (s)": "< 10 (quiet 2-core machine)",
     }

@@ -27,6 +27,7 @@ from rich.progress import (
 )
 from rich.text import Text
 
+from chronoeval.engine import event_loop
 from chronoeval.engine.progress import PlainProgress
 from chronoeval.engine.request import Request
 from chronoeval.engine.store import RunStore, StoredResponse
@@ -248,4 +249,6 @@ def ask_all(jobs: Sequence[Job], backend: Backend, store: RunStore, **options: A
         finally:
             await backend.aclose()
 
-    return asyncio.run(ask())
+    # uvloop where installed, for a backend that declares its asking network-bound (the openai
+    # backend: engine/event_loop.py); asyncio's loop for everything else, as before
+    return event_loop.run(ask(), fast=getattr(backend, "network_bound", False))

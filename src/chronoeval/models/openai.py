@@ -210,6 +210,10 @@ class ReplicaPool:
 
 
 class OpenAIBackend(Backend):
+    network_bound = True
+    """Its asking is waiting on sockets: a run asks on uvloop where installed
+    (engine/event_loop.py)."""
+
     def __init__(
         self,
         base_url: str | list[str],
