@@ -24,16 +24,18 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from loop_cpu import ask  # noqa: E402  (the same raw aiohttp client)
+
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5Er"
     "kJggg=="
 )
 
 
-async def ask(url: str, requests: int, concurrency: int) -> None:
-    import aiohttp
-
-    body = {
+BODY = json.dumps(
+    {
         "model": "constant:10:10:00",
         "messages": [
             {
@@ -45,16 +47,7 @@ async def ask(url: str, requests: int, concurrency: int) -> None:
             }
         ],
     }
-    left = [requests]
-    async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=concurrency)) as s:
-
-        async def worker() -> None:
-            while left[0] > 0:
-                left[0] -= 1
-                async with s.post(f"{url}/chat/completions", json=body) as resp:
-                    await resp.read()
-
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+).encode()
 
 
 def main() -> None:
@@ -79,7 +72,7 @@ def main() -> None:
                 raise SystemExit("chronoeval serve did not start")
             time.sleep(0.05)
         load = os.getloadavg()[0]
-        asyncio.run(ask(ready.read_text().strip(), args.requests, args.concurrency))
+        asyncio.run(ask(ready.read_text().strip(), [BODY], args.requests, args.concurrency))
         time.sleep(0.3)  # the log's last lines
     finally:
         proc.terminate()
