@@ -47,6 +47,21 @@ async def ask(url: str, bodies: list[bytes], requests: int, concurrency: int) ->
         await asyncio.gather(*(worker() for _ in range(concurrency)))
 
 
+def start_serve(tmp: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """``chronoeval serve`` (``constant`` model, ClockQA) on a free port, with ``options``."""
+    ready = tmp / "url"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chronoeval", "serve", "--model", "constant:10:10:00", "--task",
+         "clockqa", "--port", "0", "--ready-file", str(ready), *options],
+        stdout=subprocess.DEVNULL,
+    )  # fmt: skip
+    while not ready.exists():
+        if proc.poll() is not None:
+            raise SystemExit("chronoeval serve did not start")
+        time.sleep(0.05)
+    return proc, ready.read_text().strip()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("label")
@@ -67,18 +82,8 @@ def main() -> None:
         ]
         msg = {"role": "user", "content": content}
         bodies.append(json.dumps({"model": "constant:10:10:00", "messages": [msg]}).encode())
-    ready = tmp / "url"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chronoeval", "serve", "--model", "constant:10:10:00", "--task",
-         "clockqa", "--port", "0", "--ready-file", str(ready)],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    proc, url = start_serve(tmp)
     try:
-        while not ready.exists():
-            if proc.poll() is not None:
-                raise SystemExit("chronoeval serve did not start")
-            time.sleep(0.05)
-        url = ready.read_text().strip()
         load = os.getloadavg()[0]
         c0, s0, t0 = time.process_time(), proc_cpu(proc.pid), time.perf_counter()
         if os.environ.get("CHRONOEVAL_EVENT_LOOP", "").strip().lower() == "asyncio":

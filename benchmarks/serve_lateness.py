@@ -18,7 +18,6 @@ import json
 import os
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -26,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from loop_cpu import ask  # noqa: E402  (the same raw aiohttp client)
+from loop_cpu import ask, start_serve  # noqa: E402  (the same raw aiohttp client)
 
 PNG = (
     "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5Er"
@@ -59,20 +58,11 @@ def main() -> None:
     args = ap.parse_args()
     base64.b64decode(PNG)  # a valid image, checked here rather than by serve's 400
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-lateness-"))
-    ready, log = tmp / "url", tmp / "requests.jsonl"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chronoeval", "serve", "--model", "constant:10:10:00", "--task",
-         "clockqa", "--port", "0", "--latency", str(args.latency), "--ready-file", str(ready),
-         "--request-log", str(log)],
-        stdout=subprocess.DEVNULL,
-    )  # fmt: skip
+    log = tmp / "requests.jsonl"
+    proc, url = start_serve(tmp, "--latency", str(args.latency), "--request-log", str(log))
     try:
-        while not ready.exists():
-            if proc.poll() is not None:
-                raise SystemExit("chronoeval serve did not start")
-            time.sleep(0.05)
         load = os.getloadavg()[0]
-        asyncio.run(ask(ready.read_text().strip(), [BODY], args.requests, args.concurrency))
+        asyncio.run(ask(url, [BODY], args.requests, args.concurrency))
         time.sleep(0.3)  # the log's last lines
     finally:
         proc.terminate()
