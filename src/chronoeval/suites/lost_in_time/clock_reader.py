@@ -1013,6 +1013,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
     if second_a is None and len(rays) == 2:
         striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
+        if striped is None:
+            from chronoeval.suites.lost_in_time.clock_stripes import second_beside_axis
+
+            striped = second_beside_axis(rays, rgb, dial, scene, radius, to_dial)
         if striped is not None:
             return striped
     if (
