@@ -1,4 +1,8 @@
-"""A second hand drawn along a wider hand, told before the hands' colours (session 6, s6-19b).
+"""A thin second line on or beside a wider hand, told by its colour (issue 19, session 6, s6-19b).
+
+Two rules for clocks read as two rays (docs/suites/lost_in_time.md, reader step 5):
+``stripe_before_colour`` (below) and ``second_beside_axis`` (a second hand a few degrees off a
+wider hand, partly inside its ink and partly beside it, found anywhere across the ray).
 
 Two rays in clearly different colours usually mean a second hand in a colour of its own beside
 the hands lying on one another, and ``clock_reader._identify`` then takes the thinner ray for
@@ -24,10 +28,10 @@ from chronoeval.suites.lost_in_time.answers import ClockTime
 
 
 def stripe_before_colour(
-    rays: list,
+    rays: list[cr._Track],
     rgb: np.ndarray,
     dial: np.ndarray,
-    scene: object,
+    scene: cr._Scene,
     radius: float,
     to_dial,  # noqa: ANN001
 ) -> ClockTime | None:
@@ -61,9 +65,9 @@ def _grid(
 
 
 def _line(px: np.ndarray, py: np.ndarray, ux: float, uy: float) -> tuple[float, float, float]:
-    """A straight line through points: (direction in image degrees clockwise from 12, pointing
-    along (ux, uy); rms distance of the points from it; the line's normal and offset packed as
-    the distance of (0, 0) from it)."""
+    """A straight line through points: (its direction in image degrees clockwise from 12,
+    pointing along (ux, uy); the rms distance of the points from it; the distance of the point
+    (0, 0) from it)."""
     mx, my = float(px.mean()), float(py.mean())
     pts = np.column_stack([px - mx, py - my])
     _, sv, vt = np.linalg.svd(pts, full_matrices=False)
@@ -135,7 +139,9 @@ def _beside(
     return s_dir, h_dir, float(np.median(w_own))
 
 
-def _own_width(t: cr._Track, hand: np.ndarray, rgb: np.ndarray, dial: np.ndarray, scene) -> float:  # noqa: ANN001
+def _own_width(
+    t: cr._Track, hand: np.ndarray, rgb: np.ndarray, dial: np.ndarray, scene: cr._Scene
+) -> float:
     """Median count of hand-coloured ink pixels across a ray (comparable with ``_beside``'s)."""
     got = _grid(t, rgb, dial, scene, max(4, round(0.15 * t.tip)))
     if got is None:
@@ -147,10 +153,10 @@ def _own_width(t: cr._Track, hand: np.ndarray, rgb: np.ndarray, dial: np.ndarray
 
 
 def second_beside_axis(
-    rays: list,
+    rays: list[cr._Track],
     rgb: np.ndarray,
     dial: np.ndarray,
-    scene: object,
+    scene: cr._Scene,
     radius: float,
     to_dial,  # noqa: ANN001
 ) -> ClockTime | None:
