@@ -245,19 +245,25 @@ def _inner_edges(
     best: tuple[int, float] | None = None
     order = np.argsort(pr)
     n_pts = len(order)
+    min_slope = math.tan(math.radians(INNER_MIN_DEG))
     for ii in range(0, n_pts, 2):
-        for jj in range(ii + 1, n_pts, 2):
-            i1, i2 = order[ii], order[jj]
-            if pr[i2] - pr[i1] < 0.15 * radius:
-                continue
-            b = (pu[i2] - pu[i1]) / (pr[i2] - pr[i1])
-            if abs(math.degrees(math.atan(b))) < INNER_MIN_DEG:
-                continue
-            a = pu[i1] - b * pr[i1]
-            inl = np.abs(pu - (a + b * pr)) <= MIRROR_PX
-            cnt = int(inl.sum())
-            if best is None or cnt > best[0]:
-                best = (cnt, b)
+        i1 = order[ii]
+        i2 = order[ii + 1 :: 2]
+        dr = pr[i2] - pr[i1]
+        far = dr >= 0.15 * radius
+        if not far.any():
+            continue
+        i2, dr = i2[far], dr[far]
+        b = (pu[i2] - pu[i1]) / dr
+        steep = np.abs(b) >= min_slope
+        if not steep.any():
+            continue
+        b = b[steep]
+        a = pu[i1] - b * pr[i1]
+        cnt = (np.abs(pu[None, :] - (a[:, None] + b[:, None] * pr[None, :])) <= MIRROR_PX).sum(1)
+        k = int(np.argmax(cnt))
+        if best is None or int(cnt[k]) > best[0]:
+            best = (int(cnt[k]), float(b[k]))
     if best is None or best[0] < max(12, 0.3 * len(keep)):
         return None
     b_line = best[1]
