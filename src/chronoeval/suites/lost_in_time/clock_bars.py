@@ -157,3 +157,160 @@ def split_bars(
             best = reading
     assert best is not None
     return best[1]
+
+
+# Session 6 (s6-19c): a narrower hand lying wholly inside a wider one.
+# a ridge of shade inside the ink stands out by at least this fraction of the ray's peak ink
+INNER_STEP = 0.2
+# ridge points lie this close (px) to the line fitted through them
+MIRROR_PX = 0.75
+# the inner hand's side must fit this well (rms px) ...
+INNER_RMS = 0.8
+# ... and part from the wide hand's axis by at least this many degrees (a ridge parallel to the
+# wide hand is its own outline; a hand's axis is fitted to ~0.1-0.2 deg)
+INNER_MIN_DEG = 0.4
+
+
+def _inner_edges(
+    t: cr._Track, diff: np.ndarray, pivot: tuple[float, float], radius: float
+) -> tuple[float, float] | None:
+    """Directions (clock degrees) of the wide hand and of a narrower hand drawn on top of it,
+    wholly inside its ink; None where no such inner hand shows.
+
+    The wide hand's axis is the middle of the ink's outer sides (a straight line). A hand drawn
+    on top shows its own sides inside that ink as ridges of shade (its outline, a band of
+    another shade), found radius by radius as local maxima of the ink's difference from the
+    dial. A bar's sides run parallel to its axis, so the straight line through most ridge
+    points that is *not* parallel to the wide hand's axis (the wide hand's own outline is) is a
+    side of the inner hand, and its direction is that hand's direction (a line fitted through
+    pairs of points, counted by the points it passes, refitted on them). Ridges darker than
+    their surroundings (valleys of the difference), and tapered inner hands, whose sides are
+    not parallel to their axis, are not looked for."""
+    a0 = math.radians(cr._track_angle(t))
+    d = np.array([math.sin(a0), -math.cos(a0)])
+    n = np.array([math.cos(a0), math.sin(a0)])
+    r_hi = t.tip - END_SKIP * radius
+    r_lo = SIDE_FROM * t.tip
+    if r_hi - r_lo < 0.2 * radius:
+        return None
+    rs = np.arange(r_lo, r_hi, 1.0, dtype=np.float32)
+    half = 0.25 * radius
+    us = np.arange(-half, half + 0.25, 0.5, dtype=np.float32)
+    map_x = (pivot[0] + rs[:, None] * d[0] + us[None, :] * n[0]).astype(np.float32)
+    map_y = (pivot[1] + rs[:, None] * d[1] + us[None, :] * n[1]).astype(np.float32)
+    prof = cv2.remap(diff, map_x, map_y, cv2.INTER_LINEAR, borderValue=0.0)
+    peak = float(np.percentile(prof.max(axis=1), 50))
+    thr = max(float(cr.RUN_DIFF), 0.35 * peak)
+    on = prof > thr
+    mid = len(us) // 2
+    outer_c, keep = [], []
+    pts_r: list[float] = []
+    pts_u: list[float] = []
+    for k in range(len(rs)):
+        row = on[k]
+        near = np.nonzero(row[mid - 4 : mid + 5])[0]
+        if len(near) == 0:
+            continue
+        j = mid - 4 + int(near[len(near) // 2])
+        lo = j
+        while lo > 0 and row[lo - 1]:
+            lo -= 1
+        hi = j
+        while hi < len(us) - 1 and row[hi + 1]:
+            hi += 1
+        if lo == 0 or hi == len(us) - 1 or hi - lo < 6:
+            continue
+        c_o = 0.5 * (us[lo] + us[hi])
+        outer_c.append(c_o)
+        keep.append(rs[k])
+        # ridges of shade strictly inside the ink (a hand's outline, a band of its own shade)
+        p = prof[k]
+        for q in range(lo + 3, hi - 2):
+            if p[q] >= p[q - 1] and p[q] > p[q + 1]:
+                left_min = float(p[max(lo, q - 6) : q].min())
+                right_min = float(p[q + 1 : min(hi + 1, q + 7)].min())
+                if min(p[q] - left_min, p[q] - right_min) >= INNER_STEP * peak:
+                    pts_r.append(float(rs[k]))
+                    pts_u.append(float(us[q] - c_o))
+    if len(keep) < 0.6 * len(rs) or len(pts_r) < 12:
+        return None
+    r = np.asarray(keep, dtype=np.float64)
+    b_o, _, rms_o = _line(r, np.asarray(outer_c, np.float64))
+    if rms_o > SIDE_RMS:
+        return None
+    # the inner hand's side: the straight line through the most ridge points that is not
+    # parallel to the wide hand (its own outline runs parallel to its axis)
+    pr = np.asarray(pts_r)
+    pu = np.asarray(pts_u)
+    best: tuple[int, float] | None = None
+    order = np.argsort(pr)
+    n_pts = len(order)
+    min_slope = math.tan(math.radians(INNER_MIN_DEG))
+    for ii in range(0, n_pts, 2):
+        i1 = order[ii]
+        i2 = order[ii + 1 :: 2]
+        dr = pr[i2] - pr[i1]
+        far = dr >= 0.15 * radius
+        if not far.any():
+            continue
+        i2, dr = i2[far], dr[far]
+        b = (pu[i2] - pu[i1]) / dr
+        steep = np.abs(b) >= min_slope
+        if not steep.any():
+            continue
+        b = b[steep]
+        a = pu[i1] - b * pr[i1]
+        cnt = (np.abs(pu[None, :] - (a[:, None] + b[:, None] * pr[None, :])) <= MIRROR_PX).sum(1)
+        k = int(np.argmax(cnt))
+        if best is None or int(cnt[k]) > best[0]:
+            best = (int(cnt[k]), float(b[k]))
+    if best is None or best[0] < max(12, 0.3 * len(keep)):
+        return None
+    b_line = best[1]
+    a_fit = np.median(pu - b_line * pr)  # refit on the inliers
+    inl = np.abs(pu - (a_fit + b_line * pr)) <= MIRROR_PX
+    b_i, _, rms_i = _line(pr[inl], pu[inl])
+    if rms_i > INNER_RMS:
+        return None
+    b_i = b_i + b_o
+    deg = math.degrees(a0)
+    wide = (deg + math.degrees(math.atan(b_o))) % 360.0
+    inner = (deg + math.degrees(math.atan(b_i))) % 360.0
+    if abs((inner - wide + 180.0) % 360.0 - 180.0) < INNER_MIN_DEG:
+        return None
+    return wide, inner
+
+
+def inner_bar(
+    rays: list[cr._Track],
+    shared: float,
+    second_a: float | None,
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
+    radius: float,
+    to_dial,  # noqa: ANN001
+) -> ClockTime | None:
+    """Minute and hour hands read at one ray's angle (``shared``) where a narrower hand lies
+    wholly inside a wider one (:func:`_inner_edges`): both directions read from the pixels,
+    which is the minute hand told by the consistency of the readings. None otherwise."""
+    ray = next((t for t in rays if cr._pivot_angle(t) == shared), None)
+    if ray is None:
+        return None
+    diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
+    pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
+    found = _inner_edges(ray, diff, pivot, radius)
+    if found is None:
+        return None
+    second = 0
+    a_s = None
+    if second_a is not None:
+        a_s = to_dial(second_a)
+        second = round(a_s / 6.0) % 60
+    best: tuple[float, ClockTime] | None = None
+    for a_m, a_h in ((found[0], found[1]), (found[1], found[0])):
+        reading = cr._pair_reading(to_dial(a_m), to_dial(a_h), second, a_s)
+        if best is None or reading[0] < best[0]:
+            best = reading
+    assert best is not None
+    return best[1]

@@ -1004,9 +1004,19 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
     coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
+    if coloured:
+        from chronoeval.suites.lost_in_time.clock_stripes import stripe_before_colour
+
+        striped = stripe_before_colour(rays, rgb, dial, scene, radius, to_dial)
+        if striped is not None:
+            return striped
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
     if second_a is None and len(rays) == 2:
         striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
+        if striped is None:
+            from chronoeval.suites.lost_in_time.clock_stripes import second_beside_axis
+
+            striped = second_beside_axis(rays, rgb, dial, scene, radius, to_dial)
         if striped is not None:
             return striped
     if (
@@ -1026,6 +1036,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         split = split_bars(rays, minute_a, second_a, rgb, dial, scene, radius, to_dial)
         if split is not None:
             return split
+        from chronoeval.suites.lost_in_time.clock_bars import inner_bar
+
+        inner = inner_bar(rays, minute_a, second_a, rgb, dial, scene, radius, to_dial)
+        if inner is not None:
+            return inner
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
