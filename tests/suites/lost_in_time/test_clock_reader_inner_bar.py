@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
+import pytest
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
@@ -51,3 +53,17 @@ def _hits() -> int:
 
 def test_narrow_bar_inside_a_wide_bar_is_read_on_its_own_axis() -> None:
     assert _hits() >= 12  # 16/24 now; 4/24 without clock_bars.inner_bar (branch s6-19b 6cbce59)
+
+
+def test_an_inner_side_is_found_where_the_ridges_median_falls_between_two_sides() -> None:
+    """Both sides of the inner hand seen as ridges, in equal numbers: the offsets' median lies
+    between them, on neither side; the best line's own inliers are refitted (no empty fit)."""
+    from chronoeval.suites.lost_in_time.clock_bars import _inner_side
+
+    r = np.arange(40.0, 160.0, 3.0)
+    slope = 0.05
+    pr = np.concatenate([r, r])
+    pu = np.concatenate([slope * r, slope * r + 4.0])  # two sides 4 px apart, 40 points each
+    got = _inner_side(pr, pu, n_keep=len(r), radius=200.0)
+    assert got is not None and abs(got - slope) < 1e-9
+    assert _inner_side(r, slope * r + 1.0, n_keep=len(r), radius=200.0) == pytest.approx(slope)

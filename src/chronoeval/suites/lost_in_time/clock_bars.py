@@ -234,15 +234,31 @@ def _inner_edges(
                     pts_u.append(float(us[q] - c_o))
     if len(keep) < 0.6 * len(rs) or len(pts_r) < 12:
         return None
+    if len(pts_r) > 4 * len(keep):  # a textured hand, not an outline: no side to find (and
+        return None  # the line search below grows with the cube of the points)
     r = np.asarray(keep, dtype=np.float64)
     b_o, _, rms_o = _line(r, np.asarray(outer_c, np.float64))
     if rms_o > SIDE_RMS:
         return None
+    side = _inner_side(np.asarray(pts_r), np.asarray(pts_u), len(keep), radius)
+    if side is None:
+        return None
+    b_i = side + b_o
+    deg = math.degrees(a0)
+    wide = (deg + math.degrees(math.atan(b_o))) % 360.0
+    inner = (deg + math.degrees(math.atan(b_i))) % 360.0
+    if abs((inner - wide + 180.0) % 360.0 - 180.0) < INNER_MIN_DEG:
+        return None
+    return wide, inner
+
+
+def _inner_side(pr: np.ndarray, pu: np.ndarray, n_keep: int, radius: float) -> float | None:
+    """The slope (across the ray per unit along it) of the straight line through the most ridge
+    points ``(pr, pu)`` that is not parallel to the wide hand, refitted on its inliers; None
+    where no such line holds enough of them. ``n_keep``: the radii where the ink was measured."""
     # the inner hand's side: the straight line through the most ridge points that is not
     # parallel to the wide hand (its own outline runs parallel to its axis)
-    pr = np.asarray(pts_r)
-    pu = np.asarray(pts_u)
-    best: tuple[int, float] | None = None
+    best: tuple[int, float, float] | None = None
     order = np.argsort(pr)
     n_pts = len(order)
     min_slope = math.tan(math.radians(INNER_MIN_DEG))
@@ -263,22 +279,18 @@ def _inner_edges(
         cnt = (np.abs(pu[None, :] - (a[:, None] + b[:, None] * pr[None, :])) <= MIRROR_PX).sum(1)
         k = int(np.argmax(cnt))
         if best is None or int(cnt[k]) > best[0]:
-            best = (int(cnt[k]), float(b[k]))
-    if best is None or best[0] < max(12, 0.3 * len(keep)):
+            best = (int(cnt[k]), float(b[k]), float(a[k]))
+    if best is None or best[0] < max(12, 0.3 * n_keep):
         return None
     b_line = best[1]
     a_fit = np.median(pu - b_line * pr)  # refit on the inliers
     inl = np.abs(pu - (a_fit + b_line * pr)) <= MIRROR_PX
+    if inl.sum() < 12:  # the median fell between two groups of ridges: the best line's own
+        inl = np.abs(pu - (best[2] + b_line * pr)) <= MIRROR_PX
     b_i, _, rms_i = _line(pr[inl], pu[inl])
     if rms_i > INNER_RMS:
         return None
-    b_i = b_i + b_o
-    deg = math.degrees(a0)
-    wide = (deg + math.degrees(math.atan(b_o))) % 360.0
-    inner = (deg + math.degrees(math.atan(b_i))) % 360.0
-    if abs((inner - wide + 180.0) % 360.0 - 180.0) < INNER_MIN_DEG:
-        return None
-    return wide, inner
+    return b_i
 
 
 def inner_bar(
