@@ -35,6 +35,7 @@ from chronoeval.core.redact import redact
 from chronoeval.core.registry import get_task
 from chronoeval.core.stats import N_BOOT
 from chronoeval.core.task import SampleRecord, Task
+from chronoeval.engine import event_loop
 from chronoeval.engine.gc_policy import relaxing
 from chronoeval.engine.identity import (
     check_counts,
@@ -315,6 +316,7 @@ def run(
     another process is writing is refused (engine/lock.py). A task the model cannot answer at all
     is refused when it is the only one, and recorded under ``skipped`` in a multi-task run.
     """
+    event_loop.loop_name()  # a bad CHRONOEVAL_EVENT_LOOP refused before anything is written
     if data is not None and len(tasks) != 1 and (Path(data) / "manifest.json").is_file():
         raise ChronoevalError(
             f"{data} is one task's chronoeval dataset: give exactly one --task with it "

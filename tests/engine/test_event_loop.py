@@ -120,3 +120,14 @@ def test_in_process_backends_keep_asyncios_loop(
     ds = make_clock_dataset(tmp_path / "ds", n=4)
     api.run(["clockqa"], "random", data=ds.root, run_dir=tmp_path / "r", progress=False, plots=False)
     assert seen == ["asyncio"]
+
+
+def test_a_bad_setting_is_refused_before_a_run_writes_anything(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Checked first, even for a backend that would never use the fast loop."""
+    monkeypatch.setenv(event_loop.ENV, "tokio")
+    out = tmp_path / "run"
+    with pytest.raises(ChronoevalError, match="CHRONOEVAL_EVENT_LOOP='tokio'"):
+        api.run(["clockqa"], "constant:10:10:00", run_dir=out, n=2, progress=False)
+    assert not out.exists()

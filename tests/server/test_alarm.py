@@ -56,6 +56,33 @@ def test_a_cancelled_wait_leaves_the_others() -> None:
     assert asyncio.run(main()) >= 0.04
 
 
+@pytest.mark.parametrize("loop", LOOPS)
+def test_waits_cancelled_with_their_loop_leave_nothing_for_the_closed_loop(
+    loop: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A loop closed with waits pending (serve stopped: its handlers cancelled, then the loop
+    closed): their entries leave the heap with them, so the alarm thread never calls into a
+    closed loop (uvloop's call_soon_threadsafe does not check), and a later loop is served."""
+    monkeypatch.setenv(event_loop.ENV, loop)
+    alarm = Alarm()
+
+    async def stopped() -> None:
+        now = time.monotonic()
+        for k in range(5):
+            asyncio.ensure_future(alarm.until(now + 0.05 + 0.01 * k))
+        await asyncio.sleep(0.005)  # returns with the waits pending: the runner cancels them
+
+    event_loop.run(stopped())
+    assert alarm._heap == []
+
+    async def later() -> float:
+        now = time.monotonic()
+        await alarm.until(now + 0.02)
+        return time.monotonic() - now
+
+    assert event_loop.run(later()) >= 0.02
+
+
 def test_serve_counts_the_backends_own_work_inside_the_latency(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -46,6 +46,7 @@ class NoImageBackend(Backend):
         self.inner = inner
         self.identity = f"noimage({inner.identity})"
         self.max_concurrency = inner.max_concurrency
+        self.network_bound = getattr(inner, "network_bound", False)  # its loop (event_loop.py)
 
     async def generate(self, request: Request) -> Response:
         stripped = dataclasses.replace(request, messages=without_images(request.messages))

@@ -39,7 +39,9 @@ class Alarm:
                     self._cond.wait(wait)
                     continue
                 _, _, loop, fut = heapq.heappop(self._heap)
-                # RuntimeError: that loop closed meanwhile, and nobody waits any more
+                if fut.done() or loop.is_closed():  # nobody waits any more (uvloop's
+                    continue  # call_soon_threadsafe must never meet a closed loop)
+                # RuntimeError: asyncio's loop closed meanwhile, and nobody waits any more
                 with contextlib.suppress(RuntimeError):
                     loop.call_soon_threadsafe(_wake, fut)
 
@@ -61,9 +63,20 @@ class Alarm:
                 heapq.heappush(self._heap, entry)
                 if self._heap[0] is entry:  # the thread waits for a later one: wake it
                     self._cond.notify()
-            await fut
+            try:
+                await fut
+            except asyncio.CancelledError:  # the entry leaves with its waiter (before the loop
+                with self._cond:  # closes: a loop's tasks are cancelled first)
+                    if entry in self._heap:
+                        self._heap.remove(entry)
+                        heapq.heapify(self._heap)
+                raise
 
 
 def _wake(fut: asyncio.Future[None]) -> None:
     if not fut.done():  # a request cancelled meanwhile (the client went away)
         fut.set_result(None)
+
+
+ALARM = Alarm()
+"""The process's one alarm: every app's ``--latency`` waits (it serves several loops)."""

@@ -31,7 +31,7 @@ from chronoeval.engine import event_loop
 from chronoeval.engine.request import GenerationConfig, request_from_openai
 from chronoeval.models.base import Backend, BackendError
 from chronoeval.models.registry import make_backend
-from chronoeval.server.alarm import Alarm
+from chronoeval.server.alarm import ALARM
 from chronoeval.server.exposure import api_key_middleware, exposure_warning
 from chronoeval.server.payloads import DecodedImages
 from chronoeval.server.responses import ResponsesError, chat_body, response_body
@@ -136,7 +136,7 @@ def create_app(
     faults = faults or {}
     state = {"n": 0}
     images = DecodedImages()  # each distinct image decoded and hashed once
-    alarm = Alarm()  # --latency's waits (server/alarm.py): a thread started on first use
+    alarm = ALARM  # --latency's waits (server/alarm.py): one thread, started on first use
     log_fh = open(request_log, "a", buffering=1, encoding="utf-8") if request_log else None  # noqa: SIM115
 
     lag = {"max": 0.0}  # the event loop's worst lag since the last logged request (--request-log)
@@ -236,10 +236,12 @@ def create_app(
             return _error(400, str(exc))
         try:
             resp = await backend.generate(req)
-        except BackendError as exc:
+        except Exception as exc:
             if latency_s:  # a failure is answered no sooner than an answer would be, as before
                 await alarm.until(arrived + latency_s)
-            return _error(502, str(exc), "upstream_error")
+            if isinstance(exc, BackendError):
+                return _error(502, str(exc), "upstream_error")
+            raise
         answer = _completion(
             model_id,
             {"role": "assistant", "content": resp.text},
@@ -328,6 +330,7 @@ def serve(
     """Serve until interrupted. ``port=0`` picks a free port; ``ready_file`` receives the URL.
     With ``api_key`` every request needs ``Authorization: Bearer <api_key>``; a bind beyond
     loopback prints a warning (server/exposure.py)."""
+    event_loop.loop_name()  # a bad CHRONOEVAL_EVENT_LOOP refused before any model is loaded
     router = ModelRouter(specs, task)
     app = create_app(
         router, faults=parse_faults(faults), latency_s=latency_s, request_log=request_log
