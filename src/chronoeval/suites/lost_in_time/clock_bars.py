@@ -34,12 +34,19 @@ SIDE_FROM = 0.3
 END_SKIP = 0.05
 
 
-def _sides(
+_Across = tuple[float, np.ndarray, np.ndarray, np.ndarray, float, float, list[tuple[int, int, int]]]
+
+
+def _across(
     t: cr._Track, diff: np.ndarray, pivot: tuple[float, float], radius: float
-) -> tuple[float, float] | None:
-    """Directions (clock degrees) of a ray's two sides, left (counter-clockwise) first, each a
-    straight line fitted to where the ink across the ray ends; None where the ray is too short
-    or a side is not straight."""
+) -> _Across | None:
+    """A ray's ink sampled across it (0.5 px steps, a quarter radius each side), radius by
+    radius (1 px steps) from ``SIDE_FROM`` of its tip to ``END_SKIP`` short of it: ``(a0, rs,
+    us, prof, thr, peak, runs)``, ``a0`` the ray's direction in radians, ``prof`` the ink's
+    difference from the dial (rows ``rs``, columns ``us``), ``thr`` the level counted as ink,
+    ``peak`` the median row maximum, and ``runs`` each ``(k, lo, hi)``: row ``k``'s run of ink
+    through the middle, where it ends inside the window on both sides. None where the ray is
+    too short."""
     a0 = math.radians(cr._track_angle(t))
     d = np.array([math.sin(a0), -math.cos(a0)])
     n = np.array([math.cos(a0), math.sin(a0)])  # towards larger clock angles
@@ -57,7 +64,7 @@ def _sides(
     thr = max(float(cr.RUN_DIFF), 0.35 * peak)
     on = prof > thr
     mid = len(us) // 2
-    left, right, keep = [], [], []
+    runs = []
     for k in range(len(rs)):
         row = on[k]
         near = np.nonzero(row[mid - 4 : mid + 5])[0]
@@ -72,6 +79,22 @@ def _sides(
             hi += 1
         if lo == 0 or hi == len(us) - 1:
             continue  # ink runs out of the window: not a hand's side
+        runs.append((k, lo, hi))
+    return a0, rs, us, prof, thr, peak, runs
+
+
+def _sides(
+    t: cr._Track, diff: np.ndarray, pivot: tuple[float, float], radius: float
+) -> tuple[float, float] | None:
+    """Directions (clock degrees) of a ray's two sides, left (counter-clockwise) first, each a
+    straight line fitted to where the ink across the ray ends; None where the ray is too short
+    or a side is not straight."""
+    across = _across(t, diff, pivot, radius)
+    if across is None:
+        return None
+    a0, rs, us, prof, thr, _, runs = across
+    left, right, keep = [], [], []
+    for k, lo, hi in runs:
         p = prof[k]
         # sub-pixel: where the profile crosses the threshold between the last pixels in and out
         fl = (thr - p[lo - 1]) / max(float(p[lo] - p[lo - 1]), 1e-6)
@@ -186,39 +209,15 @@ def _inner_edges(
     pairs of points, counted by the points it passes, refitted on them). Ridges darker than
     their surroundings (valleys of the difference), and tapered inner hands, whose sides are
     not parallel to their axis, are not looked for."""
-    a0 = math.radians(cr._track_angle(t))
-    d = np.array([math.sin(a0), -math.cos(a0)])
-    n = np.array([math.cos(a0), math.sin(a0)])
-    r_hi = t.tip - END_SKIP * radius
-    r_lo = SIDE_FROM * t.tip
-    if r_hi - r_lo < 0.2 * radius:
+    across = _across(t, diff, pivot, radius)
+    if across is None:
         return None
-    rs = np.arange(r_lo, r_hi, 1.0, dtype=np.float32)
-    half = 0.25 * radius
-    us = np.arange(-half, half + 0.25, 0.5, dtype=np.float32)
-    map_x = (pivot[0] + rs[:, None] * d[0] + us[None, :] * n[0]).astype(np.float32)
-    map_y = (pivot[1] + rs[:, None] * d[1] + us[None, :] * n[1]).astype(np.float32)
-    prof = cv2.remap(diff, map_x, map_y, cv2.INTER_LINEAR, borderValue=0.0)
-    peak = float(np.percentile(prof.max(axis=1), 50))
-    thr = max(float(cr.RUN_DIFF), 0.35 * peak)
-    on = prof > thr
-    mid = len(us) // 2
+    a0, rs, us, prof, _, peak, runs = across
     outer_c, keep = [], []
     pts_r: list[float] = []
     pts_u: list[float] = []
-    for k in range(len(rs)):
-        row = on[k]
-        near = np.nonzero(row[mid - 4 : mid + 5])[0]
-        if len(near) == 0:
-            continue
-        j = mid - 4 + int(near[len(near) // 2])
-        lo = j
-        while lo > 0 and row[lo - 1]:
-            lo -= 1
-        hi = j
-        while hi < len(us) - 1 and row[hi + 1]:
-            hi += 1
-        if lo == 0 or hi == len(us) - 1 or hi - lo < 6:
+    for k, lo, hi in runs:
+        if hi - lo < 6:
             continue
         c_o = 0.5 * (us[lo] + us[hi])
         outer_c.append(c_o)
