@@ -16,7 +16,6 @@ per minute past its hour), as in the reader's three-ray case. Pixels only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 
 import cv2
 import numpy as np
@@ -154,11 +153,32 @@ def split_bars(
     radius: float,
     to_dial,  # noqa: ANN001
 ) -> ClockTime | None:
-    """Minute and hour hands read at one ray's angle (``shared``, clock degrees): when that
-    ray's sides open outwards along straight lines, they are two hands' outer sides. Returns
-    the reading with minute and hour taken from the two sides (assigned by consistency), or
-    None where the ray is one hand."""
-    return _one_ray(rays, shared, second_a, rgb, dial, scene, radius, to_dial, _opening_sides)
+    """Minute and hour hands read at one ray's angle (``shared``, clock degrees) as two hands:
+    where that ray's sides open outwards along straight lines, they are two hands' outer sides
+    (:func:`_opening_sides`); else where a narrower hand lies wholly inside a wider one, the
+    ridges of shade inside the ink give its side (:func:`_inner_edges`). Returns the reading
+    with minute and hour taken from the two directions (assigned by the consistency of the
+    readings), or None where the ray is one hand."""
+    ray = next((t for t in rays if cr._pivot_angle(t) == shared), None)
+    if ray is None:
+        return None
+    diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
+    pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
+    found = _opening_sides(ray, diff, pivot, radius) or _inner_edges(ray, diff, pivot, radius)
+    if found is None:
+        return None
+    second = 0
+    a_s = None
+    if second_a is not None:
+        a_s = to_dial(second_a)
+        second = round(a_s / 6.0) % 60
+    best: tuple[float, ClockTime] | None = None
+    for a_m, a_h in ((found[0], found[1]), (found[1], found[0])):
+        reading = cr._pair_reading(to_dial(a_m), to_dial(a_h), second, a_s)
+        if best is None or reading[0] < best[0]:
+            best = reading
+    assert best is not None
+    return best[1]
 
 
 # Session 6 (s6-19c): a narrower hand lying wholly inside a wider one.
@@ -271,22 +291,6 @@ def _inner_side(pr: np.ndarray, pu: np.ndarray, n_keep: int, radius: float) -> f
     return b_i
 
 
-def inner_bar(
-    rays: list[cr._Track],
-    shared: float,
-    second_a: float | None,
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial,  # noqa: ANN001
-) -> ClockTime | None:
-    """Minute and hour hands read at one ray's angle (``shared``) where a narrower hand lies
-    wholly inside a wider one (:func:`_inner_edges`): both directions read from the pixels,
-    which is the minute hand told by the consistency of the readings. None otherwise."""
-    return _one_ray(rays, shared, second_a, rgb, dial, scene, radius, to_dial, _inner_edges)
-
-
 def _opening_sides(
     t: cr._Track, diff: np.ndarray, pivot: tuple[float, float], radius: float
 ) -> tuple[float, float] | None:
@@ -298,40 +302,3 @@ def _opening_sides(
     if not OPEN_MIN_DEG <= opening <= OPEN_MAX_DEG:
         return None
     return sides
-
-
-def _one_ray(
-    rays: list[cr._Track],
-    shared: float,
-    second_a: float | None,
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial,  # noqa: ANN001
-    directions: Callable[
-        [cr._Track, np.ndarray, tuple[float, float], float], tuple[float, float] | None
-    ],
-) -> ClockTime | None:
-    """The reading with minute and hour hands in the two ``directions`` found on the ray at
-    ``shared`` (assigned by the consistency of the readings), or None where none are found."""
-    ray = next((t for t in rays if cr._pivot_angle(t) == shared), None)
-    if ray is None:
-        return None
-    diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
-    pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
-    found = directions(ray, diff, pivot, radius)
-    if found is None:
-        return None
-    second = 0
-    a_s = None
-    if second_a is not None:
-        a_s = to_dial(second_a)
-        second = round(a_s / 6.0) % 60
-    best: tuple[float, ClockTime] | None = None
-    for a_m, a_h in ((found[0], found[1]), (found[1], found[0])):
-        reading = cr._pair_reading(to_dial(a_m), to_dial(a_h), second, a_s)
-        if best is None or reading[0] < best[0]:
-            best = reading
-    assert best is not None
-    return best[1]

@@ -1036,11 +1036,6 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         split = split_bars(rays, minute_a, second_a, rgb, dial, scene, radius, to_dial)
         if split is not None:
             return split
-        from chronoeval.suites.lost_in_time.clock_bars import inner_bar
-
-        inner = inner_bar(rays, minute_a, second_a, rgb, dial, scene, radius, to_dial)
-        if inner is not None:
-            return inner
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
