@@ -1004,15 +1004,20 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         return _assign_by_consistency(rays, radius, to_dial, odd)
     coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
-    if coloured:
-        from chronoeval.suites.lost_in_time.clock_stripes import stripe_before_colour
+    from chronoeval.suites.lost_in_time.clock_stripes import stripe_before_colour
 
-        striped = stripe_before_colour(rays, rgb, dial, scene, radius, to_dial)
+    # a stripe down a ray is looked for once: before the colour rule (clock_stripes), or after
+    # _identify found no second hand
+    stripe_first = coloured and stripe_before_colour(rays, radius)
+    if stripe_first:
+        striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
         if striped is not None:
             return striped
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
     if second_a is None and len(rays) == 2:
-        striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
+        striped = None
+        if not stripe_first:
+            striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
         if striped is None:
             from chronoeval.suites.lost_in_time.clock_stripes import second_beside_axis
 

@@ -27,20 +27,12 @@ from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time.answers import ClockTime
 
 
-def stripe_before_colour(
-    rays: list[cr._Track],
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial,  # noqa: ANN001
-) -> ClockTime | None:
-    """The reading with the second hand as a stripe down one of two non-needle rays, or None
-    (then the colour rule of ``_identify`` reads the clock as before)."""
+def stripe_before_colour(rays: list[cr._Track], radius: float) -> bool:
+    """Whether a stripe down one of two rays in different colours is looked for before the
+    colour rule of ``_identify`` (``clock_reader._second_in_stripe``): where neither ray is a
+    needle."""
     contrast = max(t.contrast for t in rays)
-    if any(cr._needle(t, contrast, radius) for t in rays):
-        return None
-    return cr._second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
+    return not any(cr._needle(t, contrast, radius) for t in rays)
 
 
 def _grid(
