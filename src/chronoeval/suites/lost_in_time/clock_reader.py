@@ -1512,13 +1512,26 @@ def _stripe(
     def direction(mid: np.ndarray) -> float:
         px = ox + r * ux - mid * uy
         py = oy + r * uy + mid * ux
-        pts = np.column_stack([px - px.mean(), py - py.mean()])
-        d = np.linalg.svd(pts, full_matrices=False)[2][0]
-        if d @ np.array([ux.mean(), uy.mean()]) < 0:
-            d = -d
-        return math.degrees(math.atan2(d[0], -d[1])) % 360.0
+        return _line_through(px, py, float(ux.mean()), float(uy.mean()))[0]
 
     return middle, direction(hand_mid), direction(stripe_mid)
+
+
+def _line_through(
+    px: np.ndarray, py: np.ndarray, ux: float, uy: float
+) -> tuple[float, float, float]:
+    """A straight line through points: (its direction in image degrees clockwise from 12,
+    pointing along (ux, uy); the rms distance of the points from it; the distance of the point
+    (0, 0) from it)."""
+    mx, my = float(px.mean()), float(py.mean())
+    pts = np.column_stack([px - mx, py - my])
+    _, sv, vt = np.linalg.svd(pts, full_matrices=False)
+    d = vt[0]
+    if d[0] * ux + d[1] * uy < 0:
+        d = -d
+    rms = float(sv[1]) / math.sqrt(len(px)) if len(sv) > 1 else 0.0
+    through_origin = abs(-mx * d[1] + my * d[0])
+    return math.degrees(math.atan2(d[0], -d[1])) % 360.0, rms, through_origin
 
 
 def _pair_reading(

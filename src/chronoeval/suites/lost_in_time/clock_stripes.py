@@ -19,8 +19,6 @@ hand of its own and this rule does not apply.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from chronoeval.suites.lost_in_time import clock_reader as cr
@@ -54,21 +52,6 @@ def _grid(
     if xs.min() < 0 or ys.min() < 0 or xs.max() >= rgb.shape[1] or ys.max() >= rgb.shape[0]:
         return None
     return rgb[ys, xs].astype(np.float64) - dial, r, ux, uy
-
-
-def _line(px: np.ndarray, py: np.ndarray, ux: float, uy: float) -> tuple[float, float, float]:
-    """A straight line through points: (its direction in image degrees clockwise from 12,
-    pointing along (ux, uy); the rms distance of the points from it; the distance of the point
-    (0, 0) from it)."""
-    mx, my = float(px.mean()), float(py.mean())
-    pts = np.column_stack([px - mx, py - my])
-    _, sv, vt = np.linalg.svd(pts, full_matrices=False)
-    d = vt[0]
-    if d[0] * ux + d[1] * uy < 0:
-        d = -d
-    rms = float(sv[1]) / math.sqrt(len(px)) if len(sv) > 1 else 0.0
-    through_origin = abs(-mx * d[1] + my * d[0])
-    return math.degrees(math.atan2(d[0], -d[1])) % 360.0, rms, through_origin
 
 
 def _beside(
@@ -122,12 +105,12 @@ def _beside(
         return None
     rr, vx, vy = r[sel], ux[sel], uy[sel]
     sx, sy = rr * vx - mid[sel] * vy, rr * vy + mid[sel] * vx  # relative to the pivot
-    s_dir, s_rms, s_off = _line(sx, sy, float(vx.mean()), float(vy.mean()))
+    s_dir, s_rms, s_off = cr._line_through(sx, sy, float(vx.mean()), float(vy.mean()))
     if s_rms > 1.0 or s_off > 1.5 + 0.02 * t.tip:  # straight, and through the pivot
         return None
     edge = hand_mid[sel]
     hx, hy = rr * vx - edge * vy, rr * vy + edge * vx
-    h_dir, _, _ = _line(hx + ox, hy + oy, float(vx.mean()), float(vy.mean()))
+    h_dir, _, _ = cr._line_through(hx + ox, hy + oy, float(vx.mean()), float(vy.mean()))
     return s_dir, h_dir, float(np.median(w_own))
 
 
