@@ -6,7 +6,7 @@ paler outline, the minute bar drawn on top, 2.5-6 degrees off the hour bar, and 
 The old reader saw one ray and read both hands at its angle (the wide bar's axis): the minute
 a minute or so off. Now the paler outline of the bar on top, a ridge of shade inside the ink
 that is not mirrored about the wide bar's axis, gives the inner bar's direction
-(``clock_bars.inner_bar``). Measured on these 24 faces, hour:minute: 4/24 with the reader of
+(``clock_bars._inner_edges``, in ``split_bars``). Measured on these 24 faces, hour:minute: 4/24 with the reader of
 main d21f8a0 and with branch s6-19b's (the mechanism switched off), 16/24 now."""
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ def _hits() -> int:
 
 
 def test_narrow_bar_inside_a_wide_bar_is_read_on_its_own_axis() -> None:
-    assert _hits() >= 12  # 16/24 now; 4/24 without clock_bars.inner_bar (branch s6-19b 6cbce59)
+    assert _hits() >= 12  # 16/24 now; 4/24 without the inner bar (branch s6-19b 6cbce59)
 
 
 def test_an_inner_side_is_found_where_the_ridges_median_falls_between_two_sides() -> None:
