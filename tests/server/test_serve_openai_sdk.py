@@ -4,6 +4,7 @@ nobody here wrote builds them (its own JSON, headers and extra fields; content p
 
 from __future__ import annotations
 
+import importlib.util
 import io
 
 import pytest
@@ -13,8 +14,13 @@ from helpers import clock_parts, data_url, plain_chat_answer, tiny_clock_png
 
 openai = pytest.importorskip("openai")
 
+LOOPS = ["asyncio"] + (["uvloop"] if importlib.util.find_spec("uvloop") else [])
 
-def test_the_sdk_gets_the_answers_a_plain_client_gets(serve) -> None:  # type: ignore[no-untyped-def]
+
+@pytest.mark.parametrize("loop", LOOPS)
+def test_the_sdk_gets_the_answers_a_plain_client_gets(serve, monkeypatch, loop) -> None:  # type: ignore[no-untyped-def]
+    # on either of serve's event loops (engine/event_loop.py; uvloop with the `fast` extra)
+    monkeypatch.setenv("CHRONOEVAL_EVENT_LOOP", loop)
     server = serve("--model", "random", "--task", "clockqa")
     client = openai.OpenAI(base_url=server.url, api_key="unused", max_retries=0, timeout=30)
     jpeg = io.BytesIO()
