@@ -143,6 +143,17 @@ def analyse(
             f"    {k:16s} median {statistics.median(v):7.1f}  p95 {pct(v, 0.95):7.1f}  "
             f"max {max(v):7.1f} ms"
         )
+    c = args.concurrency  # session 7: the first wave on its own (new connections, one burst)
+    if n >= 2 * c:
+        first = {k: v[:c] for k, v in rows.items() if k != "reply->next"}
+        print(
+            "    first wave of "
+            + f"{c}: "
+            + ", ".join(
+                f"{k} median {statistics.median(v):.1f} max {max(v):.1f}" for k, v in first.items()
+            )
+            + " ms"
+        )
     lags = [e.get("loop_lag_ms", 0.0) for e in log[:n]]
     print(
         f"    serve's event-loop lag (5 ms probe, worst between two logged answers): median "
@@ -237,6 +248,12 @@ def analyse_slots(start: float, end: float) -> None:
             trips.append((seq[-1][1] - seq[-1][0]) * ms)
     if not cycles:
         return
+    firsts = sorted((seq[0][1] - seq[0][0]) * ms for seq in SLOT_MARKS.values() if seq)
+    print(
+        f"    each slot's first round trip: min {firsts[0]:.1f} median "
+        f"{statistics.median(firsts):.1f} max {firsts[-1]:.1f} ms; first reply "
+        f"{(min(q[0][1] for q in SLOT_MARKS.values()) - start) * ms:.0f} ms into the run"
+    )
     print(
         f"    per slot ({len(SLOT_MARKS)} slots): round trip median {statistics.median(trips):.1f}"
         f" p95 {pct(trips, 0.95):.1f} max {max(trips):.1f}; reply->own next send median "

@@ -7,7 +7,9 @@ the model.
 
 A new store is written from an empty store's bytes (:func:`_create`), and ``api.run`` closes its
 store on another thread while it scores (:meth:`RunStore.close_in_background`): both take waiting
-for the disk off a run's path (docs/benchmarks.md, "Session 6: the in-process wall").
+for the disk off a run's path (docs/benchmarks.md, "Session 6: the in-process wall"). While
+a run commits, the log's checkpoints are made on a thread of their own
+(engine/wal_checkpoint.py), not inside a commit on the event loop's thread.
 """
 
 from __future__ import annotations
