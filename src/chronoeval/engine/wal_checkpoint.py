@@ -81,7 +81,13 @@ class BackgroundCheckpoints:
                 if self._stopping:
                     return
                 for _ in range(PASSES):
-                    busy, log, copied = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    try:
+                        row = conn.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+                    except sqlite3.OperationalError as exc:
+                        if "locked" in str(exc) or "busy" in str(exc):
+                            break  # another checkpoint under way (the writer's backstop)
+                        raise
+                    busy, log, copied = row
                     self.made += 1
                     if busy or copied >= log or self._stopping:
                         break
