@@ -152,3 +152,43 @@ def test_a_killed_writer_loses_no_commit(tmp_path: Path) -> None:
     assert {f"key-{k:06d}" for k in range(last + 1)} <= keys
     assert store.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     store.close()
+
+
+def test_begin_log_starts_the_log_off_the_writers_thread_and_changes_no_row(
+    tmp_path: Path,
+) -> None:
+    plain = RunStore(tmp_path / "a" / "store.sqlite")
+    begun = RunStore(tmp_path / "b" / "store.sqlite")
+    assert begun.checkpoints is not None
+    begun.checkpoints.begin_log()
+    assert begun.checkpoints.begun.wait(10)
+    assert (tmp_path / "b" / "store.sqlite-wal").stat().st_size > 0  # header and one frame
+    assert (tmp_path / "a" / "store.sqlite-wal").stat().st_size == 0
+    assert len(checkpoint_threads()) == 1
+    for store in (plain, begun):
+        store.put_many([outcome(0), outcome(1)])
+        store.set_meta("m", {"x": 1})
+    rows = []
+    for store in (plain, begun):
+        rows.append(
+            [
+                store.conn.execute(f"SELECT * FROM {t} ORDER BY 1").fetchall()
+                for t in ("responses", "meta")
+            ]
+            + [store.conn.execute("PRAGMA user_version").fetchone()]
+        )
+        store.close()
+    assert checkpoint_threads() == []
+    strip = [[r[:10] + r[11:] for r in rows[i][0]] for i in (0, 1)]  # "updated" is the clock's
+    assert strip[0] == strip[1] and rows[0][1:] == rows[1][1:]
+
+
+def test_begin_log_leaves_a_begun_log_alone(tmp_path: Path) -> None:
+    store = RunStore(tmp_path / "store.sqlite")
+    store.put_many([outcome(0), outcome(1)])  # the writer began the log
+    size = (tmp_path / "store.sqlite-wal").stat().st_size
+    assert store.checkpoints is not None
+    store.checkpoints.begin_log()
+    assert store.checkpoints.begun.wait(10)
+    assert (tmp_path / "store.sqlite-wal").stat().st_size == size  # nothing written
+    store.close()
