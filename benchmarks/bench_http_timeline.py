@@ -72,6 +72,7 @@ async def raw_timed(
 
 
 CLIENT_LAGS: list[float] = []
+LAG_EVENTS: list[tuple[float, float]] = []  # (when, ms late) of the client probe's late timers
 _probed: set[int] = set()
 
 
@@ -88,6 +89,8 @@ def probe_client_loop() -> None:
             due = time.monotonic() + 0.005
             await asyncio.sleep(0.005)
             CLIENT_LAGS.append((time.monotonic() - due) * 1000.0)
+            if CLIENT_LAGS[-1] > 5.0:
+                LAG_EVENTS.append((due, CLIENT_LAGS[-1]))
 
     loop.create_task(probe())
 
@@ -140,6 +143,17 @@ def analyse(
             f"    {k:16s} median {statistics.median(v):7.1f}  p95 {pct(v, 0.95):7.1f}  "
             f"max {max(v):7.1f} ms"
         )
+    c = args.concurrency  # session 7: the first wave on its own (new connections, one burst)
+    if n >= 2 * c:
+        first = {k: v[:c] for k, v in rows.items() if k != "reply->next"}
+        print(
+            "    first wave of "
+            + f"{c}: "
+            + ", ".join(
+                f"{k} median {statistics.median(v):.1f} max {max(v):.1f}" for k, v in first.items()
+            )
+            + " ms"
+        )
     lags = [e.get("loop_lag_ms", 0.0) for e in log[:n]]
     print(
         f"    serve's event-loop lag (5 ms probe, worst between two logged answers): median "
@@ -160,8 +174,174 @@ def analyse(
     )
 
 
+# -- session 7: what the client's event loop is doing while a chronoeval run asks ------------------
+GC_PAUSES: list[tuple[float, float, int]] = []  # (start, seconds, generation) per collection
+COMMITS: list[tuple[float, float, int]] = []  # (start, seconds, answers) per store.put_many
+OFFERS: list[
+    tuple[float, float]
+] = []  # (start, seconds) per ScoreMemo.offer (scoring while asking)
+SLOT_MARKS: dict[int, list[tuple[float, float]]] = {}  # per asyncio task (one per slot)
+_gc_start = [0.0]
+
+
+def _gc_callback(phase: str, info: dict[str, Any]) -> None:
+    if phase == "start":
+        _gc_start[0] = time.monotonic()
+    else:
+        GC_PAUSES.append((_gc_start[0], time.monotonic() - _gc_start[0], info["generation"]))
+
+
+def instrument_chronoeval() -> None:
+    """Time the store's group commits and scoring while asking (wrapping the methods), and every
+    garbage collection (gc.callbacks); results are unchanged."""
+    import gc
+
+    from chronoeval.engine.scoring_memo import ScoreMemo
+    from chronoeval.engine.store import RunStore
+
+    real_put_many = RunStore.put_many
+    real_offer = ScoreMemo.offer
+
+    def put_many(self: Any, outcomes: Any) -> Any:
+        t = time.monotonic()
+        try:
+            return real_put_many(self, outcomes)
+        finally:
+            COMMITS.append((t, time.monotonic() - t, len(outcomes)))
+
+    def offer(self: Any, *a: Any, **k: Any) -> Any:
+        t = time.monotonic()
+        try:
+            return real_offer(self, *a, **k)
+        finally:
+            OFFERS.append((t, time.monotonic() - t))
+
+    RunStore.put_many = put_many  # type: ignore[method-assign]
+    ScoreMemo.offer = offer  # type: ignore[method-assign]
+    gc.callbacks.append(_gc_callback)
+
+
+def clear_diagnostics() -> None:
+    for x in (GC_PAUSES, COMMITS, OFFERS, LAG_EVENTS):
+        x.clear()
+    SLOT_MARKS.clear()
+
+
+def _overlap(a0: float, a1: float, spans: list[tuple[float, float]]) -> float:
+    return sum(max(0.0, min(a1, s + d) - max(a0, s)) for s, d in spans)
+
+
+def analyse_slots(start: float, end: float) -> None:
+    """Per slot (one asyncio task per runner worker), exact: the round trip (send to reply) and
+    the gap (reply to the slot's next send); the slowest 5% of cycles and how much of each was
+    spent in a garbage collection, a group commit or scoring while asking (anywhere in the
+    loop's thread: while it runs, no slot moves)."""
+    ms = 1000.0
+    trips, gaps, cycles = [], [], []
+    for seq in SLOT_MARKS.values():
+        seq.sort()
+        for (s0, r0), (s1, _r1) in zip(seq, seq[1:], strict=False):
+            trips.append((r0 - s0) * ms)
+            gaps.append((s1 - r0) * ms)
+            cycles.append((s0, s1, r0))
+        if seq:
+            trips.append((seq[-1][1] - seq[-1][0]) * ms)
+    if not cycles:
+        return
+    firsts = sorted((seq[0][1] - seq[0][0]) * ms for seq in SLOT_MARKS.values() if seq)
+    print(
+        f"    each slot's first round trip: min {firsts[0]:.1f} median "
+        f"{statistics.median(firsts):.1f} max {firsts[-1]:.1f} ms; first reply "
+        f"{(min(q[0][1] for q in SLOT_MARKS.values()) - start) * ms:.0f} ms into the run"
+    )
+    print(
+        f"    per slot ({len(SLOT_MARKS)} slots): round trip median {statistics.median(trips):.1f}"
+        f" p95 {pct(trips, 0.95):.1f} max {max(trips):.1f}; reply->own next send median "
+        f"{statistics.median(gaps):.2f} p95 {pct(gaps, 0.95):.2f} max {max(gaps):.1f} ms"
+    )
+    for label, spans in (
+        ("GC pauses", [(s, d) for s, d, _g in GC_PAUSES]),
+        ("store commits", [(s, d) for s, d, _n in COMMITS]),
+        ("scoring while asking", OFFERS),
+    ):
+        durs = [d * ms for _s, d in spans]
+        if not durs:
+            print(f"    {label}: none")
+            continue
+        print(
+            f"    {label}: {len(durs)}, total {sum(durs):.1f} ms, median {statistics.median(durs):.2f}"
+            f" p95 {pct(durs, 0.95):.2f} max {max(durs):.1f} ms"
+        )
+    if GC_PAUSES:
+        gens = {g: [d * ms for _s, d, gg in GC_PAUSES if gg == g] for g in (0, 1, 2)}
+        print(
+            "    GC by generation: "
+            + ", ".join(
+                f"gen {g}: {len(v)} ({sum(v):.1f} ms, max {max(v, default=0):.1f})"
+                for g, v in gens.items()
+            )
+        )
+    big = sorted(COMMITS, key=lambda c: -c[1])[:5]
+    print(
+        "    slowest commits (ms into the run, ms, answers): "
+        + ", ".join(f"{(s - start) * ms:.0f}: {d * ms:.1f} ({n})" for s, d, n in big)
+    )
+    print(
+        "    the client loop's timer late > 5 ms (ms into the run: ms late): "
+        + ", ".join(f"{(t - start) * ms:.0f}: {lag:.1f}" for t, lag in LAG_EVENTS[:30])
+    )
+    print(
+        "    commits > 5 ms (ms into the run: ms): "
+        + ", ".join(f"{(t - start) * ms:.0f}: {d * ms:.1f}" for t, d, _n in COMMITS if d > 0.005)
+    )
+    print(
+        "    GC > 1 ms (ms into the run: ms, gen): "
+        + ", ".join(
+            f"{(t - start) * ms:.0f}: {d * ms:.1f} g{g}" for t, d, g in GC_PAUSES if d > 0.001
+        )
+    )
+    durs = sorted((s1 - s0) * ms for s0, s1, _r in cycles)
+    cut = durs[int(0.95 * len(durs))]
+    slow = [(s0, s1, r0) for s0, s1, r0 in cycles if (s1 - s0) * ms >= cut]
+    gcs = [(s, d) for s, d, _g in GC_PAUSES]
+    com = [(s, d) for s, d, _n in COMMITS]
+    per = [
+        (
+            (s1 - s0) * ms,
+            (r0 - s0) * ms,
+            (s1 - r0) * ms,
+            _overlap(s0, s1, gcs) * ms,
+            _overlap(s0, s1, com) * ms,
+            _overlap(s0, s1, OFFERS) * ms,
+        )
+        for s0, s1, r0 in slow
+    ]
+    if per:
+        cols = list(zip(*per, strict=True))
+        print(
+            f"    the slowest 5% of cycles (>= {cut:.1f} ms, {len(per)}), medians: cycle "
+            f"{statistics.median(cols[0]):.1f}, round trip {statistics.median(cols[1]):.1f}, reply->"
+            f"next {statistics.median(cols[2]):.2f}; inside them GC {statistics.median(cols[3]):.1f},"
+            f" commits {statistics.median(cols[4]):.1f}, scoring {statistics.median(cols[5]):.1f} ms"
+        )
+        when = sorted((s0 - start) * ms for s0, _s1, _r in slow)
+        print(
+            "    when the slowest cycles start (ms into the run; deciles): "
+            + ", ".join(
+                f"{when[int(q * (len(when) - 1))]:.0f}" for q in (0, 0.1, 0.3, 0.5, 0.7, 0.9, 1)
+            )
+        )
+
+
 def main() -> None:
-    args = target_arguments(pinning=True).parse_args()
+    parser = target_arguments(pinning=True)
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=None,
+        help="run only these paths (raw, ce, rawuv); all by default",
+    )
+    args = parser.parse_args()
     serve_cpus = pin_cores(args)
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-timeline-"))
     os.environ["CHRONOEVAL_CACHE"] = str(tmp / "cache")
@@ -197,9 +377,11 @@ def main() -> None:
             return await real_post(self, base_url, payload, headers)
         finally:
             marks.append((sent, time.monotonic()))
+            SLOT_MARKS.setdefault(id(asyncio.current_task()), []).append(marks[-1])
             last_cpu[0] = time.process_time()  # this process's CPU at its latest reply
 
     openai_mod.OpenAIBackend._post = timed_post  # type: ignore[method-assign]
+    instrument_chronoeval()
     counter = [0]
 
     def ce() -> None:
@@ -214,6 +396,8 @@ def main() -> None:
             assert runner.run(raw_timed(ds.root, url, args.concurrency, marks)) == args.n
 
     paths = [("raw", raw), ("ce", ce)] + ([("rawuv", rawuv)] if uvloop_factory() else [])
+    if args.only:
+        paths = [p for p in paths if p[0] in args.only]
 
     try:
         print(
@@ -224,6 +408,7 @@ def main() -> None:
             for name, fn in paths if rnd % 2 == 0 else paths[::-1]:
                 marks.clear()
                 CLIENT_LAGS.clear()
+                clear_diagnostics()
                 _probed.clear()  # a new loop may reuse a closed one's id: probe each run's loop
                 log_path.write_text("")
                 load = os.getloadavg()[0]
@@ -239,6 +424,7 @@ def main() -> None:
                 analyse(name, marks, log, (start, end), args, cpu)
                 if name == "ce":  # CPU, which the load moves less than the wall time above
                     print(f"  ce: CPU after the last reply {post_cpu * 1000:.1f} ms")
+                    analyse_slots(start, end)
     finally:
         proc.terminate()
         proc.wait()

@@ -84,8 +84,8 @@ def test_a_failed_close_is_raised_by_the_run(
 
     real = store_mod.Closing.__init__
 
-    def refusing(self, conn, path):  # type: ignore[no-untyped-def]
-        real(self, Refusing(conn), path)
+    def refusing(self, conn, path, **kw):  # type: ignore[no-untyped-def]
+        real(self, Refusing(conn), path, **kw)
 
     monkeypatch.setattr(store_mod.Closing, "__init__", refusing)
     with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):

@@ -92,6 +92,9 @@ async def run_jobs(
     done = store.answered_keys()
     # nothing stored yet: every job, read as workers take them (a JobList makes each then)
     todo = [j for j in jobs if j.key not in done] if done else jobs
+    checkpoints = getattr(store, "checkpoints", None)
+    if checkpoints is not None and todo and getattr(backend, "network_bound", False):
+        checkpoints.begin_log()  # the log's first write and syncs off this loop (wal_checkpoint.py)
     summary = RunSummary(total=len(jobs), cached=len(jobs) - len(todo))
     if backend.max_concurrency:
         concurrency = min(concurrency, backend.max_concurrency)

@@ -7,7 +7,9 @@ the model.
 
 A new store is written from an empty store's bytes (:func:`_create`), and ``api.run`` closes its
 store on another thread while it scores (:meth:`RunStore.close_in_background`): both take waiting
-for the disk off a run's path (docs/benchmarks.md, "Session 6: the in-process wall").
+for the disk off a run's path (docs/benchmarks.md, "Session 6: the in-process wall"). While
+a run commits, the log's checkpoints are made on a thread of their own
+(engine/wal_checkpoint.py), not inside a commit on the event loop's thread.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoeval.core.redact import redact, secret_values
+from chronoeval.engine.wal_checkpoint import BACKSTOP_PAGES, BackgroundCheckpoints
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS responses (
@@ -147,8 +150,9 @@ def _create(path: Path) -> None:
 class Closing:
     """A store's connection being closed on another thread (:meth:`RunStore.close_in_background`)."""
 
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
+    def __init__(self, conn: sqlite3.Connection, path: Path, before: Any = None) -> None:
         self._error: BaseException | None = None
+        self._before = before  # the store's background checkpoints stopped first (their thread)
         self._thread = threading.Thread(
             target=self._close, args=(conn, path), name="chronoeval-store-close"
         )
@@ -156,6 +160,8 @@ class Closing:
 
     def _close(self, conn: sqlite3.Connection, path: Path) -> None:
         try:
+            if self._before is not None:
+                self._before()
             conn.close()
         except BaseException as exc:  # noqa: BLE001 - raised again by join()
             self._error = exc
@@ -183,6 +189,7 @@ class Closing:
 class RunStore:
     FILENAME = "store.sqlite"
     closing: Closing | None = None  # set by close_in_background
+    checkpoints: BackgroundCheckpoints | None = None  # a writable store's (wal_checkpoint.py)
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
@@ -192,6 +199,9 @@ class RunStore:
         self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA synchronous=NORMAL")  # WAL: a process crash loses no commit
+        # checkpoints on a thread of their own; this connection's automatic one as a backstop
+        self.conn.execute(f"PRAGMA wal_autocheckpoint={BACKSTOP_PAGES}")
+        self.checkpoints = BackgroundCheckpoints(self.path)
         self.conn.executescript(SCHEMA)
         cols = {r[1] for r in self.conn.execute("PRAGMA table_info(responses)")}
         if "turns" not in cols:  # a store written before multi-turn agents existed
@@ -212,6 +222,8 @@ class RunStore:
 
     def close(self) -> None:
         if self.closing is None:  # else closed by close_in_background
+            if self.checkpoints is not None:
+                self.checkpoints.stop()  # its connection closed first: this close is the last
             self.conn.close()
 
     def close_in_background(self) -> Closing:
@@ -224,7 +236,8 @@ class RunStore:
         connection opened meanwhile would keep the WAL on disk) and joins before it depends on
         the store being closed (``api.run``: before the results are written). After the close
         the thread opens the store read-only once (see :class:`Closing`)."""
-        self.closing = Closing(self.conn, self.path)
+        stop = self.checkpoints.stop if self.checkpoints is not None else None
+        self.closing = Closing(self.conn, self.path, before=stop)
         return self.closing
 
     def __enter__(self) -> RunStore:
@@ -311,6 +324,8 @@ class RunStore:
                     self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+        if self.checkpoints is not None:
+            self.checkpoints.wrote(1, len(rows))
         return [
             StoredResponse(
                 r[0],
