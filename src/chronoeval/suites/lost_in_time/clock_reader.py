@@ -987,7 +987,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
     points = _mark_points(offsets)
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
-    if mc is not None:
+    from chronoeval.suites.lost_in_time.clock_confirm import hands_confirm_pivot
+
+    if mc is not None and not hands_confirm_pivot(scene):  # three hands' axes outweigh the marks
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
