@@ -11,10 +11,11 @@ point 4-6 px from the pivot (Roman faces of the generator, no distortion), and s
 one-pixel second hand is lost: the clock is read at :00 and the minute one past.
 
 The hands' own axes are better evidence where they are seen: straight lines stay straight under
-any view, and every hand passes through the pivot. When three or more hands show and their fitted
-axes (:func:`clock_reader._axes_meet`, each within 0.8 px of one point) meet within
-``CONFIRM_PX`` of the pivot the reader looks from, the marks' crossing does not move it. Pixels
-only.
+any view, and every hand passes through the pivot. When three or more hands show (rays at least
+``CONFIRM_LENGTH`` of the radius long: a short stub seen from a wrong pivot runs out of that
+very point, and its axis with it) and their fitted axes (:func:`clock_reader._axes_meet`, each
+within 0.8 px of one point) meet within ``CONFIRM_PX`` of the pivot the reader looks from, the
+marks' crossing does not move it. Pixels only.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ import math
 from chronoeval.suites.lost_in_time import clock_reader as cr
 
 CONFIRM_PX = 1.0  # three hands' axes meeting this close (px, normalised dial) confirm the pivot
+CONFIRM_LENGTH = 0.35  # ... hands at least this long (fraction of the radius), not stubs
 
 
-def hands_confirm_pivot(scene: cr._Scene) -> bool:
-    """True when three or more rays' fitted axes meet within CONFIRM_PX of ``scene``'s pivot."""
-    if len(scene.rays) < 3:
+def hands_confirm_pivot(scene: cr._Scene, radius: float) -> bool:
+    """True when ``scene`` shows three or more rays at least CONFIRM_LENGTH of the ``radius``
+    long and its rays' fitted axes meet within CONFIRM_PX of its pivot."""
+    if sum(t.tip >= CONFIRM_LENGTH * radius for t in scene.rays) < 3:
         return False
     meet = cr._axes_meet(scene)
     if meet is None or math.isnan(meet[0]):

@@ -989,7 +989,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
     from chronoeval.suites.lost_in_time.clock_confirm import hands_confirm_pivot
 
-    if mc is not None and not hands_confirm_pivot(scene):  # three hands' axes outweigh the marks
+    # three hands' axes meeting where the reader stands outweigh the marks' crossing (session 7)
+    if mc is not None and not hands_confirm_pivot(scene, radius):
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
