@@ -1252,6 +1252,8 @@ def _assign_by_consistency(
     needles = [_needle(t, contrast, radius) for t in rays]
     tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
+    from chronoeval.suites.lost_in_time.clock_sweep import minute_reading
+
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
     same = max(2.0, SAME_LENGTH * radius)
@@ -1295,7 +1297,8 @@ def _assign_by_consistency(
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
-                    minute, r_m = _minute_reading(a_m, second, a_s)
+                    # a stepping reading must hold on the hand's inner part too (session 7)
+                    minute, r_m = minute_reading(rays[mi], a_m, second, a_s, to_dial)
                     m_cont = minute + sec_frac
                 hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
                 r_h = abs(hx - round(hx))
