@@ -995,7 +995,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
             alt = _look(rgb, mx, my, radius)
-            if alt is not None:
+            from chronoeval.suites.lost_in_time.clock_confirm import shows_less_hand
+
+            if alt is not None and not shows_less_hand(scene, alt, radius):
                 scene = alt
                 marks = _mark_ink(scene.ink, scene.hands, radius)
                 offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
