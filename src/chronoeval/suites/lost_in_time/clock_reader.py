@@ -987,12 +987,17 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
     points = _mark_points(offsets)
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
-    if mc is not None:
+    from chronoeval.suites.lost_in_time.clock_confirm import hands_confirm_pivot
+
+    # three hands' axes meeting where the reader stands outweigh the marks' crossing (session 7)
+    if mc is not None and not hands_confirm_pivot(scene, radius):
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
         if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
             alt = _look(rgb, mx, my, radius)
-            if alt is not None:
+            from chronoeval.suites.lost_in_time.clock_confirm import shows_less_hand
+
+            if alt is not None and not shows_less_hand(scene, alt, radius):
                 scene = alt
                 marks = _mark_ink(scene.ink, scene.hands, radius)
                 offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
@@ -1249,6 +1254,8 @@ def _assign_by_consistency(
     needles = [_needle(t, contrast, radius) for t in rays]
     tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
+    from chronoeval.suites.lost_in_time.clock_sweep import minute_reading
+
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
     # few pixels at the tip, in proportion to the dial's size)
     same = max(2.0, SAME_LENGTH * radius)
@@ -1292,7 +1299,8 @@ def _assign_by_consistency(
                     penalty += 0.6 * (n - 3)
                     second = round(a_s / 6.0) % 60
                     sec_frac = second / 60.0
-                    minute, r_m = _minute_reading(a_m, second, a_s)
+                    # a stepping reading must hold on the hand's inner part too (session 7)
+                    minute, r_m = minute_reading(rays[mi], a_m, second, a_s, to_dial)
                     m_cont = minute + sec_frac
                 hx = ((a_h - 0.5 * m_cont) % 360.0) / 30.0
                 r_h = abs(hx - round(hx))
