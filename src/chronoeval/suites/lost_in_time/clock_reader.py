@@ -1002,7 +1002,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     to_dial = _angle_mapper(_dial_marks(marks, scene, radius), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
-        return _assign_by_consistency(rays, radius, to_dial, odd)
+        from chronoeval.suites.lost_in_time.clock_late_minute import late_minute
+
+        reading = _assign_by_consistency(rays, radius, to_dial, odd)
+        return late_minute(reading, rays, rgb, dial, scene, radius, to_dial)
     coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
     from chronoeval.suites.lost_in_time.clock_stripes import stripe_before_colour
 
