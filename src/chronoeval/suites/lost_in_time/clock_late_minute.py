@@ -29,6 +29,9 @@ from chronoeval.suites.lost_in_time import clock_bars as cb
 from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time.answers import ClockTime
 
+# with the axis measured across the hand, the sweeping reading must miss by this many times
+# more than the stepping one (clock_reader.EXACT_FIT_RATIO is 5 for the axis fitted on circles)
+ACROSS_RATIO = 3.0
 # the ray taken as a hand must lie this close (deg) to where the reading puts that hand
 MATCH_DEG = 0.5
 # the axis measured across the hand must agree with the fitted one this closely (deg); further
@@ -99,30 +102,24 @@ def late_minute(
         return reading
     second, minute = reading.second, reading.minute
     angles = [to_dial(cr._track_angle(t)) for t in rays[:4]]
-    a_step, a_sweep = 6.0 * minute, 6.0 * minute + 0.1 * second
-    if round(((a_sweep - 0.1 * second) % 360.0) / 6.0) % 60 == round(a_sweep / 6.0) % 60:
-        return reading  # early in the minute: sweeping and stepping give one minute
     sec = [k for k, a in enumerate(angles) if _delta(a, 6.0 * second) < MATCH_DEG]
-    mins = [
-        k
-        for k, a in enumerate(angles)
-        if k not in sec and min(_delta(a, a_step), _delta(a, a_sweep)) < MATCH_DEG
-    ]
-    if len(sec) != 1 or len(mins) != 1:
+    if len(sec) != 1:
         return reading
+    # the minute hand: the ray whose sweeping or stepping reading is the minute read
+    mins = [k for k, a in enumerate(angles) if k != sec[0] and minute in _readings(a, second)]
+    if len(mins) != 1 or len(set(_readings(angles[mins[0]], second))) < 2:
+        return reading  # no one minute hand, or early in the minute (one reading)
     k = mins[0]
-    near = angles[k] / 6.0
-    if abs(near - round(near)) > NEAR_MINUTE:
-        return reading  # no measure within AGREE_DEG can put it on a whole minute
+    if min(_off_whole(angles[k]), _off_whole(angles[k] - 0.1 * second)) > NEAR_MINUTE:
+        return reading  # no measure within AGREE_DEG can change the choice
     diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
     pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
-    across = axis_across(rays[k], diff, pivot, radius)
-    if across is None:
+    a_m = axis_across(rays[k], diff, pivot, radius)
+    if a_m is None or _delta(to_dial(a_m), angles[k]) > AGREE_DEG:
         return reading
-    a_m = to_dial(across)
-    if _delta(a_m, angles[k]) > AGREE_DEG:
-        return reading
-    new_minute, _ = cr._minute_reading(a_m, second, angles[sec[0]])
+    a_m = to_dial(a_m)
+    a_s = angles[sec[0]]
+    new_minute = _minute_across(a_m, second, a_s)
     if new_minute == minute:
         return reading
     a_hour = 30.0 * (reading.hour % 12) + 0.5 * (minute + second / 60.0)
@@ -130,3 +127,32 @@ def late_minute(
     h = min(others, key=lambda j: _delta(angles[j], a_hour))
     hour, _ = cr._hour_residual(angles[h], new_minute, second)
     return ClockTime(hour or 12, new_minute, second)
+
+
+def _off_whole(a: float) -> float:
+    """How far (minutes) the dial angle ``a`` lies from a whole minute."""
+    x = (a % 360.0) / 6.0
+    return abs(x - round(x))
+
+
+def _readings(a_m: float, second: int) -> tuple[int, int]:
+    """The minute read from a minute hand at dial angle ``a_m``: sweeping, stepping."""
+    return round(((a_m - 0.1 * second) % 360.0) / 6.0) % 60, round((a_m % 360.0) / 6.0) % 60
+
+
+def _minute_across(a_m: float, second: int, a_s: float) -> int:
+    """The minute from an axis measured across the hand: stepping where the face is exact (the
+    second hand on a whole second to ``EXACT_SECOND_DEG``), the hand on a whole minute to
+    ``EXACT_MINUTE`` and the sweeping reading misses by ``ACROSS_RATIO`` times as much; else the
+    reader's own rules (``clock_reader._minute_reading``)."""
+    sweep, step = _readings(a_m, second)
+    r_c, r_s = _off_whole(a_m - 0.1 * second), _off_whole(a_m)
+    second_off = _delta(a_s, 6.0 * round(a_s / 6.0))
+    if (
+        sweep != step
+        and second_off < cr.EXACT_SECOND_DEG
+        and r_s < cr.EXACT_MINUTE
+        and r_c > ACROSS_RATIO * max(r_s, 0.6 * cr.EXACT_MINUTE)
+    ):
+        return step
+    return cr._minute_reading(a_m, second, a_s)[0]
