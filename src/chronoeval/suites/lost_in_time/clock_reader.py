@@ -1012,6 +1012,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     # a stripe down a ray is looked for once: before the colour rule (clock_stripes), or after
     # _identify found no second hand
     stripe_first = coloured and stripe_before_colour(rays, radius)
+    if stripe_first:  # ... and where the stripe lies on a hand of the other ray's colour (s7-19e)
+        from chronoeval.suites.lost_in_time.clock_stripe_guards import stripe_on_alike_hands
+
+        stripe_first = stripe_on_alike_hands(rays, rgb, dial, scene)
     if stripe_first:
         striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
         if striped is not None:
