@@ -35,7 +35,7 @@ ALIKE_COS = 0.9
 # a second hand's line is looked for from this fraction of the ray's length ...
 PIVOT_FROM = 0.1
 # ... to this one, and must show on at least this fraction of the radii there
-PIVOT_TO = 0.3
+PIVOT_TO = 0.25
 PIVOT_SHARE = 0.5
 
 
@@ -77,7 +77,9 @@ def runs_into_pivot(
     """Whether a line of another colour than ``hand`` (the hands' colour, minus the dial colour)
     along ``direction`` (image degrees clockwise from 12) shows near the pivot: on at least
     ``PIVOT_SHARE`` of the radii from ``PIVOT_FROM`` to ``PIVOT_TO`` of ray ``t``'s length, a
-    pixel within one pixel of the line in a colour unlike ``hand``."""
+    pixel in a colour unlike ``hand`` within the band that ``clock_stripes._beside`` allows a
+    line through the pivot (1.5 px + 2% of the ray's length, plus a pixel: the pivot found may
+    be that far off where hands are drawn beside it)."""
     unit = _unit(hand)
     if unit is None:
         return True  # no hand colour to tell the line by: not this check's to refuse
@@ -87,7 +89,8 @@ def runs_into_pivot(
     rs = np.arange(PIVOT_FROM * t.tip, PIVOT_TO * t.tip, 1.0)
     if len(rs) < 4:
         return True
-    offs = np.array([-1.0, 0.0, 1.0])
+    band = math.ceil(2.5 + 0.02 * t.tip)
+    offs = np.arange(-band, band + 1, dtype=np.float64)
     xs = np.rint(ox + rs[None, :] * ux - offs[:, None] * uy).astype(int)
     ys = np.rint(oy + rs[None, :] * uy + offs[:, None] * ux).astype(int)
     if xs.min() < 0 or ys.min() < 0 or xs.max() >= rgb.shape[1] or ys.max() >= rgb.shape[0]:
