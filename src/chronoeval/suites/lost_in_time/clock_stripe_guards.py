@@ -37,6 +37,8 @@ PIVOT_FROM = 0.1
 # ... to this one, and must show on at least this fraction of the radii there
 PIVOT_TO = 0.25
 PIVOT_SHARE = 0.5
+# a pixel this far (levels) off the line from the dial's colour to the hand's is another colour
+OFF_LINE = 40.0
 
 
 def _unit(v: np.ndarray) -> np.ndarray | None:
@@ -77,9 +79,10 @@ def runs_into_pivot(
     """Whether a line of another colour than ``hand`` (the hands' colour, minus the dial colour)
     along ``direction`` (image degrees clockwise from 12) shows near the pivot: on at least
     ``PIVOT_SHARE`` of the radii from ``PIVOT_FROM`` to ``PIVOT_TO`` of ray ``t``'s length, a
-    pixel in a colour unlike ``hand`` within the band that ``clock_stripes._beside`` allows a
-    line through the pivot (1.5 px + 2% of the ray's length, plus a pixel: the pivot found may
-    be that far off where hands are drawn beside it)."""
+    pixel in a colour unlike ``hand`` (or off the line from the dial's colour to it) within the
+    band that ``clock_stripes._beside`` allows a line through the pivot (1.5 px + 2% of the
+    ray's length, plus a pixel: the pivot found may be that far off where hands are drawn beside
+    it)."""
     unit = _unit(hand)
     if unit is None:
         return True  # no hand colour to tell the line by: not this check's to refuse
@@ -97,6 +100,10 @@ def runs_into_pivot(
         return True
     grid = rgb[ys, xs].astype(np.float64) - dial
     strength = np.linalg.norm(grid, axis=2)
-    cos = (grid @ unit) / np.maximum(strength, 1e-9)
-    odd = (strength > cr.RUN_DIFF) & (cos < ALIKE_COS)
+    along = grid @ unit
+    cos = along / np.maximum(strength, 1e-9)
+    # off the line from the dial's colour to the hand's: a blend of hand and dial stays on it, a
+    # thin line of another colour blended into the hand (aliased, or a pixel wide) does not
+    off_line = np.sqrt(np.maximum(strength**2 - along**2, 0.0))
+    odd = (strength > cr.RUN_DIFF) & ((cos < ALIKE_COS) | (off_line > OFF_LINE))
     return float(odd.any(axis=0).mean()) >= PIVOT_SHARE
