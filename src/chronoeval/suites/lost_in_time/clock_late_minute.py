@@ -32,6 +32,9 @@ from chronoeval.suites.lost_in_time.answers import ClockTime
 # with the axis measured across the hand, the sweeping reading must miss by this many times
 # more than the stepping one (clock_reader.EXACT_FIT_RATIO is 5 for the axis fitted on circles)
 ACROSS_RATIO = 3.0
+# the sweeping and stepping readings differ only from about 30 s on (3 s of margin for a hand
+# read a little off)
+LATE_FROM = 27
 # the ray taken as a hand must lie this close (deg) to where the reading puts that hand
 MATCH_DEG = 0.5
 # the axis measured across the hand must agree with the fitted one this closely (deg); further
@@ -101,6 +104,8 @@ def late_minute(
     if reading is None or len(rays) < 3:
         return reading
     second, minute = reading.second, reading.minute
+    if second < LATE_FROM:
+        return reading  # a hand under half a minute past its minute: one reading either way
     angles = [to_dial(cr._track_angle(t)) for t in rays[:4]]
     sec = [k for k, a in enumerate(angles) if _delta(a, 6.0 * second) < MATCH_DEG]
     if len(sec) != 1:
@@ -110,8 +115,8 @@ def late_minute(
     if len(mins) != 1 or len(set(_readings(angles[mins[0]], second))) < 2:
         return reading  # no one minute hand, or early in the minute (one reading)
     k = mins[0]
-    if min(_off_whole(angles[k]), _off_whole(angles[k] - 0.1 * second)) > NEAR_MINUTE:
-        return reading  # no measure within AGREE_DEG can change the choice
+    if _off_whole(angles[k]) > NEAR_MINUTE:
+        return reading  # no measure within AGREE_DEG can put the hand on a whole minute
     diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
     pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
     a_m = axis_across(rays[k], diff, pivot, radius)
