@@ -35,7 +35,7 @@ ACROSS_RATIO = 3.0
 # the sweeping and stepping readings differ only from about 30 s on (3 s of margin for a hand
 # read a little off)
 LATE_FROM = 27
-# the ray taken as a hand must lie this close (deg) to where the reading puts that hand
+# the ray taken as the second hand must lie this close (deg) to where the reading puts it
 MATCH_DEG = 0.5
 # the axis measured across the hand must agree with the fitted one this closely (deg); further
 # off, another hand's ink or a mark got into the cuts
