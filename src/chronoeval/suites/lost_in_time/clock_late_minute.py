@@ -32,6 +32,9 @@ from chronoeval.suites.lost_in_time.answers import ClockTime
 # with the axis measured across the hand, the sweeping reading must miss by this many times
 # more than the stepping one (clock_reader.EXACT_FIT_RATIO is 5 for the axis fitted on circles)
 ACROSS_RATIO = 3.0
+# ... and the second hand sit this close (deg) to a whole second (clock_reader.EXACT_SECOND_DEG
+# is 0.01)
+ACROSS_SECOND_DEG = 0.03
 # the sweeping and stepping readings differ only from about 30 s on (3 s of margin for a hand
 # read a little off)
 LATE_FROM = 27
@@ -155,7 +158,7 @@ def _minute_across(a_m: float, second: int, a_s: float) -> int:
     second_off = _delta(a_s, 6.0 * round(a_s / 6.0))
     if (
         sweep != step
-        and second_off < cr.EXACT_SECOND_DEG
+        and second_off < ACROSS_SECOND_DEG
         and r_s < cr.EXACT_MINUTE
         and r_c > ACROSS_RATIO * max(r_s, 0.6 * cr.EXACT_MINUTE)
     ):
