@@ -1007,13 +1007,20 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     to_dial = _angle_mapper(_dial_marks(marks, scene, radius), rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
-        return _assign_by_consistency(rays, radius, to_dial, odd)
+        from chronoeval.suites.lost_in_time.clock_late_minute import late_minute
+
+        reading = _assign_by_consistency(rays, radius, to_dial, odd)
+        return late_minute(reading, rays, rgb, dial, scene, radius, to_dial)
     coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
     from chronoeval.suites.lost_in_time.clock_stripes import stripe_before_colour
 
     # a stripe down a ray is looked for once: before the colour rule (clock_stripes), or after
     # _identify found no second hand
     stripe_first = coloured and stripe_before_colour(rays, radius)
+    if stripe_first:  # ... and where the stripe lies on a hand of the other ray's colour (s7-19e)
+        from chronoeval.suites.lost_in_time.clock_stripe_guards import stripe_on_alike_hands
+
+        stripe_first = stripe_on_alike_hands(rays, rgb, dial, scene)
     if stripe_first:
         striped = _second_in_stripe(rays, rgb, dial, scene, radius, to_dial)
         if striped is not None:

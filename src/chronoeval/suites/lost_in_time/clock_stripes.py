@@ -154,6 +154,10 @@ def second_beside_axis(
         return None
     k = hits[0]
     s_dir, h_dir, w_k = found[k][0]  # type: ignore[misc]
+    from chronoeval.suites.lost_in_time.clock_stripe_guards import runs_into_pivot
+
+    if not runs_into_pivot(rays[k], s_dir, found[k][1], rgb, dial, scene):
+        return None  # a strip printed on a hand (lume) stops short of the pivot (s7-19e)
     w_o = _own_width(rays[1 - k], found[k][1], rgb, dial, scene)
     a_s = to_dial(s_dir)
     second = round(a_s / 6.0) % 60
