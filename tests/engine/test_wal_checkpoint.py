@@ -192,3 +192,82 @@ def test_begin_log_leaves_a_begun_log_alone(tmp_path: Path) -> None:
     assert store.checkpoints.begun.wait(10)
     assert (tmp_path / "store.sqlite-wal").stat().st_size == size  # nothing written
     store.close()
+
+
+def _write_until_checkpointed(store: RunStore, wait: float = 10) -> None:
+    assert store.checkpoints is not None
+    store.checkpoints.every_pages = 20
+    for k in range(0, 400, 2):
+        store.put_many([outcome(k), outcome(k + 1)])
+    deadline = time.monotonic() + wait
+    while store.checkpoints.made == 0 and time.monotonic() < deadline:
+        time.sleep(0.01)
+
+
+def test_a_run_directory_named_with_uri_characters_is_checkpointed(tmp_path: Path) -> None:
+    """A path is given to SQLite as a URI, escaped: ``#`` or ``?`` in a run directory's name
+    (``--out runs/exp#2``) cut the unescaped URI short: the thread opened (made) another file."""
+    store = RunStore(tmp_path / "exp#2 ?a=%41" / "store.sqlite")
+    _write_until_checkpointed(store)
+    assert store.checkpoints is not None
+    assert store.checkpoints.made > 0 and store.checkpoints.error is None
+    store.close()
+    assert not (tmp_path / "exp").exists()  # the URI cut at "#" opened (made) this file
+
+
+def test_the_thread_opens_the_store_it_was_made_for_after_a_change_of_directory(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """A store opened by a relative path, then the process changes directory (possible through
+    the Python API) before the first checkpoint: the thread opens the same store, not
+    another file of that relative name."""
+    (tmp_path / "a").mkdir()
+    (tmp_path / "b").mkdir()
+    monkeypatch.chdir(tmp_path / "a")
+    store = RunStore(Path("store.sqlite"))
+    other = RunStore(tmp_path / "b" / "store.sqlite")  # the same relative name elsewhere
+    other.close()
+    before = (tmp_path / "b" / "store.sqlite").read_bytes()
+    monkeypatch.chdir(tmp_path / "b")
+    assert store.checkpoints is not None
+    store.checkpoints.begin_log()  # the log's first write: into this store, not b's
+    store.checkpoints.begun.wait(10)
+    _write_until_checkpointed(store)
+    assert store.checkpoints.made > 0 and store.checkpoints.error is None
+    store.close()
+    assert (tmp_path / "b" / "store.sqlite").read_bytes() == before
+
+
+def test_long_rows_count_as_the_pages_they_fill(tmp_path: Path) -> None:
+    """Rows of several KiB (long answers, agents' turns) fill overflow pages: 32 rows of 6 KB
+    in one commit write ~50 pages, not 3 + 32 // 8."""
+    checkpoints = wal_checkpoint.BackgroundCheckpoints(tmp_path / "store.sqlite", every_pages=100)
+    checkpoints.wrote(1, 32)
+    assert checkpoints._pages == 3 + 4
+    checkpoints._pages = 0
+    checkpoints.wrote(1, 32, 32 * 6000)
+    assert checkpoints._pages == 3 + 32 * 6000 // 4096
+    checkpoints.stop()
+
+
+def test_a_thread_that_cannot_start_leaves_the_writer_to_its_backstop(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """No thread to be had (a pids limit): the commit already made is reported as made, the
+    writes go on, and the writer's own automatic checkpoint keeps the log bounded."""
+    store = RunStore(tmp_path / "store.sqlite")
+    assert store.checkpoints is not None
+
+    def refuse(self: threading.Thread) -> None:
+        raise RuntimeError("can't start new thread")
+
+    monkeypatch.setattr(threading.Thread, "start", refuse)
+    store.checkpoints.begin_log()
+    assert store.checkpoints.begun.is_set()
+    _write_until_checkpointed(store, wait=0)
+    monkeypatch.undo()
+    assert isinstance(store.checkpoints.error, RuntimeError)
+    assert store.checkpoints.made == 0
+    store.close()
+    with sqlite3.connect(tmp_path / "store.sqlite") as conn:
+        assert conn.execute("SELECT COUNT(*) FROM responses").fetchone()[0] == 400

@@ -325,7 +325,9 @@ class RunStore:
                 raise
             self.conn.execute("COMMIT")
         if self.checkpoints is not None:
-            self.checkpoints.wrote(1, len(rows))
+            # the answers' and turns' text: long rows fill overflow pages
+            nbytes = sum(len(r[4] or "") + len(r[11] or "") for r in rows)
+            self.checkpoints.wrote(1, len(rows), nbytes)
         return [
             StoredResponse(
                 r[0],

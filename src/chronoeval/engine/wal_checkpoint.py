@@ -50,7 +50,8 @@ class BackgroundCheckpoints:
     """Checkpoints of the store at ``path`` on one daemon thread, started at the first request."""
 
     def __init__(self, path: Path, every_pages: int = EVERY_PAGES) -> None:
-        self.path = Path(path)
+        # absolute: the thread connects later, perhaps after the process changed directory
+        self.path = Path(path).absolute()
         self.every_pages = every_pages
         self.made = 0  # checkpoints made (tests, benchmarks)
         self.error: BaseException | None = None  # what stopped the thread, if anything did
@@ -61,11 +62,12 @@ class BackgroundCheckpoints:
         self._begin = False
         self.begun = threading.Event()  # set once begin_log's write is made or given up
 
-    def wrote(self, commits: int, rows: int) -> None:
+    def wrote(self, commits: int, rows: int, nbytes: int = 0) -> None:
         """Called by the writer after a commit: asks for a checkpoint every ~``every_pages`` pages.
         The estimate: each commit writes about 3 pages (the table's leaf, the key index's, the
-        rest of the tree), and about one more per 8 rows (a page holds 12-50 rows here)."""
-        self._pages += 3 * commits + rows // 8
+        rest of the tree), and about one more per 8 rows (a page holds 12-50 rows here), or per
+        4 KiB of the rows' text where that is more (long answers, agents' turns: overflow pages)."""
+        self._pages += 3 * commits + max(rows // 8, nbytes // 4096)
         if self._pages < self.every_pages or self._stopping or self.error is not None:
             return
         self._pages = 0
@@ -86,7 +88,12 @@ class BackgroundCheckpoints:
         self._thread = threading.Thread(
             target=self._run, name="chronoeval-store-checkpoint", daemon=True
         )
-        self._thread.start()
+        try:
+            self._thread.start()
+        except RuntimeError as exc:  # no thread to be had: the writer's backstop checkpoints
+            self._thread = None
+            self.error = exc
+            self.begun.set()
 
     def _begin_log(self, conn: sqlite3.Connection) -> None:
         try:
@@ -109,7 +116,7 @@ class BackgroundCheckpoints:
     def _run(self) -> None:
         try:
             conn = sqlite3.connect(
-                f"file:{self.path}?mode=rw", uri=True, isolation_level=None, timeout=0
+                f"{self.path.as_uri()}?mode=rw", uri=True, isolation_level=None, timeout=0
             )
         except sqlite3.Error as exc:
             self.error = exc
