@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 
 from chronoeval.suites.lost_in_time import clock_reader as cr
+from chronoeval.suites.lost_in_time.clock_pivot import _hand_length  # a look's rays: longest first
 
 CONFIRM_PX = 1.0  # three hands' axes meeting this close (px, normalised dial) confirm the pivot
 CONFIRM_LENGTH = 0.35  # ... hands at least this long (fraction of the radius), not stubs
@@ -46,10 +47,6 @@ def hands_confirm_pivot(scene: cr._Scene, radius: float) -> bool:
         return False
     px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
     return math.hypot(meet[0] - px, meet[1] - py) <= CONFIRM_PX
-
-
-def _hand_length(scene: cr._Scene) -> float:
-    return float(sum(sorted(t.tip for t in scene.rays)[-3:]))
 
 
 def shows_less_hand(here: cr._Scene, there: cr._Scene, radius: float) -> bool:

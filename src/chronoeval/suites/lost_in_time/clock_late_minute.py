@@ -22,12 +22,14 @@ only; no drawer's widths, lengths or colours.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 
 from chronoeval.suites.lost_in_time import clock_bars as cb
 from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time.answers import ClockTime
+from chronoeval.suites.lost_in_time.clock_sweep import minute_reading
 
 # with the axis measured across the hand, the sweeping reading must miss by this many times
 # more than the stepping one (clock_reader.EXACT_FIT_RATIO is 5 for the axis fitted on circles)
@@ -127,7 +129,7 @@ def late_minute(
         return reading
     a_m = to_dial(a_m)
     a_s = angles[sec[0]]
-    new_minute = _minute_across(a_m, second, a_s)
+    new_minute = _minute_across(rays[k], a_m, second, a_s, to_dial)
     if new_minute == minute:
         return reading
     a_hour = 30.0 * (reading.hour % 12) + 0.5 * (minute + second / 60.0)
@@ -148,19 +150,16 @@ def _readings(a_m: float, second: int) -> tuple[int, int]:
     return round(((a_m - 0.1 * second) % 360.0) / 6.0) % 60, round((a_m % 360.0) / 6.0) % 60
 
 
-def _minute_across(a_m: float, second: int, a_s: float) -> int:
-    """The minute from an axis measured across the hand: stepping where the face is exact (the
-    second hand on a whole second to ``EXACT_SECOND_DEG``), the hand on a whole minute to
-    ``EXACT_MINUTE`` and the sweeping reading misses by ``ACROSS_RATIO`` times as much; else the
-    reader's own rules (``clock_reader._minute_reading``)."""
+def _minute_across(
+    t: cr._Track, a_m: float, second: int, a_s: float, to_dial: Callable[[float], float]
+) -> int:
+    """The minute from an axis measured across the hand ``t``: stepping where the face is exact
+    (``clock_reader._exact_stepping`` with the second hand on a whole second to
+    ``ACROSS_SECOND_DEG`` and the sweeping reading missing by ``ACROSS_RATIO`` times as much);
+    else the reader's own rules, with a stepping reading kept only where the hand's inner part
+    steps too (``clock_sweep.minute_reading``)."""
     sweep, step = _readings(a_m, second)
     r_c, r_s = _off_whole(a_m - 0.1 * second), _off_whole(a_m)
-    second_off = _delta(a_s, 6.0 * round(a_s / 6.0))
-    if (
-        sweep != step
-        and second_off < ACROSS_SECOND_DEG
-        and r_s < cr.EXACT_MINUTE
-        and r_c > ACROSS_RATIO * max(r_s, 0.6 * cr.EXACT_MINUTE)
-    ):
+    if sweep != step and cr._exact_stepping(a_s, r_s, r_c, ACROSS_SECOND_DEG, ACROSS_RATIO):
         return step
-    return cr._minute_reading(a_m, second, a_s)[0]
+    return minute_reading(t, a_m, second, a_s, to_dial)[0]

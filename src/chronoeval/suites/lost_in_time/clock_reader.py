@@ -989,11 +989,12 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
     from chronoeval.suites.lost_in_time.clock_confirm import hands_confirm_pivot
 
-    # three hands' axes meeting where the reader stands outweigh the marks' crossing (session 7)
-    if mc is not None and not hands_confirm_pivot(scene, radius):
+    if mc is not None:
         mx, my = mc[0] + scene.origin[0], mc[1] + scene.origin[1]
         here = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
-        if MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius:
+        near = MARK_PIVOT_MIN < math.hypot(mx - here[0], my - here[1]) < 0.2 * radius
+        # three hands' axes meeting where the reader stands outweigh the marks' crossing (s. 7)
+        if near and not hands_confirm_pivot(scene, radius):
             alt = _look(rgb, mx, my, radius)
             from chronoeval.suites.lost_in_time.clock_confirm import shows_less_hand
 
@@ -1362,7 +1363,13 @@ def _minute_reading(a_m: float, second: int, a_s: float | None = None) -> tuple[
     return round(x) % 60, r_c
 
 
-def _exact_stepping(a_s: float, r_s: float, r_c: float) -> bool:
+def _exact_stepping(
+    a_s: float,
+    r_s: float,
+    r_c: float,
+    second_deg: float = EXACT_SECOND_DEG,
+    ratio: float = EXACT_FIT_RATIO,
+) -> bool:
     """A stepping minute hand told from a sweeping one by a precise fit (session 4).
 
     Late in a minute (seconds past ~53) a sweeping minute hand stands within 0.1 min of the next
@@ -1375,9 +1382,9 @@ def _exact_stepping(a_s: float, r_s: float, r_c: float) -> bool:
     is unchanged (the minute moving by one still shifts the hour's residual slightly)."""
     second_off = abs(a_s - 6.0 * round(a_s / 6.0))
     return (
-        second_off < EXACT_SECOND_DEG
+        second_off < second_deg
         and r_s < EXACT_MINUTE
-        and r_c > EXACT_FIT_RATIO * max(r_s, 0.6 * EXACT_MINUTE)
+        and r_c > ratio * max(r_s, 0.6 * EXACT_MINUTE)
     )
 
 
