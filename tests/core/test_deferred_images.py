@@ -138,9 +138,7 @@ def test_an_image_changed_after_the_load_stops_the_run_and_keeps_earlier_answers
     assert len(server.log.read_text().splitlines()) == 12 + 7 + 5
 
 
-def test_cli_prints_one_line_for_an_image_changed_after_the_load(
-    tmp_path: Path, serve
-) -> None:
+def test_cli_prints_one_line_for_an_image_changed_after_the_load(tmp_path: Path, serve) -> None:
     ds = make_clock_dataset(tmp_path / "d")
     server = serve("--model", "constant:10:10:00", "--task", "clockqa")
     base = [sys.executable, "-m", "chronoeval", "run", "--task", "clockqa", "--data", str(ds.root)]

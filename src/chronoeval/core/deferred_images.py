@@ -57,9 +57,7 @@ class DeferredLoad:
             if not self.stamp.covers(part.path, part.sha256):
                 with warnings.catch_warnings():  # as during a load: a bomb is an error
                     warnings.simplefilter("error", Image.DecompressionBombWarning)
-                    self.full_check(
-                        self.root, part, self.items_path, lineno, item.id, i, self.base
-                    )
+                    self.full_check(self.root, part, self.items_path, lineno, item.id, i, self.base)
 
 
 class Deferral:
