@@ -17,6 +17,9 @@ resolved path and by :data:`CHECKS_VERSION`, which must be bumped whenever the i
 become stricter, so that every dataset is checked once by the new rules.
 
 ``$CHRONOEVAL_VERIFY_ALWAYS=1`` disables the stamp (every load checks every image).
+
+In ``api.run``, a load whose stamp applies leaves even the per-image identity checks to the moment
+each item is asked (core/deferred_images.py); every other load makes them during the load.
 """
 
 from __future__ import annotations
