@@ -446,6 +446,7 @@ def run(
                 progress_every=progress_every,
                 on_stored=score_now,
             )
+        deferral.record()  # images checked in full while asking (fresh or touched): stamped
         memo.fingerprint = store_fingerprint(store.conn)  # the store as asking left it
         if not config["tasks"] and config.get("skipped"):  # every backend refused its task
             raise NotApplicable(

@@ -5,6 +5,7 @@ error before that item is asked, and the answers already in hand are kept."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
 import subprocess
 import sys
@@ -155,3 +156,23 @@ def test_cli_prints_one_line_for_an_image_changed_after_the_load(tmp_path: Path,
     assert "Traceback" not in out
     errors = [x for x in out.splitlines() if "c005" in x]
     assert len(errors) == 1 and "images/c5.png" in errors[0] and "do not match" in errors[0]
+
+
+def test_a_touched_image_checked_while_asking_is_stamped_for_the_next_run(
+    tmp_path: Path, checks: list[str], serve
+) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    server = serve("--model", "constant:10:10:00", "--task", "clockqa")
+    opts = BackendOptions(base_url=server.url)
+    common = {"data": ds.root, "progress": False, "plots": False, "backend_options": opts}
+    api.run(["clockqa"], "openai:constant:10:10:00", run_dir=tmp_path / "r1", **common)
+    assert len(checks) == 12
+    img = ds.root / "images" / "c4.png"
+    st = img.stat()  # the same bytes, an earlier mtime (a new ctime): not what the stamp names
+    os.utime(img, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))
+    api.run(["clockqa"], "openai:constant:10:10:00", run_dir=tmp_path / "r2", **common)
+    assert checks[12:] == ["images/c4.png"]  # checked in full when c004 was asked, and passed
+    api.run(["clockqa"], "openai:constant:10:10:00", run_dir=tmp_path / "r3", **common)
+    assert checks[12:] == ["images/c4.png"]  # the stamp now vouches for it: a stat only
+    load_dataset(ds.root)  # and a plain load agrees
+    assert len(checks) == 13

@@ -184,7 +184,9 @@ def _load(
     base = str(root.resolve())  # once per load (a root that is a symlink may be re-pointed)
     deferral = deferred_images.current() if verify_images and stamp.images else None
     deferred = (  # a run's load with a stamp: each item's checks made as it is asked
-        deferred_images.DeferredLoad(root, items_path, stamp, base, _check_image)
+        deferred_images.DeferredLoad(
+            root, items_path, stamp, base, _check_image, manifest.content_hash
+        )
         if deferral is not None
         else None
     )

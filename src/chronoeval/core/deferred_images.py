@@ -14,10 +14,11 @@ every item, before its first request). The guarantee is the same one, per item: 
 built from an image whose file is not the one the stamp vouches for, or that fails the full check.
 A changed image that fails stops the run with the load's own one-line error (file, line, item,
 field) before that item's request is sent; what was answered before is committed to the store.
-A changed image that passes is asked; the stamp is not rewritten for it (the next run checks it
-again). Without a stamp (a dataset's first load), with ``$CHRONOEVAL_VERIFY_ALWAYS=1``, and for
-every load outside :func:`collecting` (verify, export, score, serve), nothing changes: every
-image is checked during the load.
+A changed image that passes is asked, and after the asking (:meth:`Deferral.record`) the stamp
+vouches for it too once its file is settled, as a full load would have recorded it. Without a
+stamp (a dataset's first load), with ``$CHRONOEVAL_VERIFY_ALWAYS=1``, and for every load outside
+:func:`collecting` (verify, export, score, serve), nothing changes: every image is checked during
+the load.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from pathlib import Path
 
 from PIL import Image
 
+from chronoeval.core import verified
 from chronoeval.core.items import Item
 from chronoeval.core.verified import Stamp
 
@@ -47,9 +49,12 @@ class DeferredLoad:
         stamp: Stamp,
         base: str,
         full_check: Callable[..., None],
+        content_hash: str,
     ) -> None:
         self.root, self.items_path, self.stamp, self.base = root, items_path, stamp, base
         self.full_check = full_check
+        self.content_hash = content_hash
+        self.passed: dict[str, list[int] | None] = {}  # checked in full here, and passed
 
     def check(self, item: Item, lineno: int) -> None:
         """The checks the load skipped for ``item`` (on line ``lineno``); a DataError if one fails."""
@@ -58,6 +63,8 @@ class DeferredLoad:
                 with warnings.catch_warnings():  # as during a load: a bomb is an error
                     warnings.simplefilter("error", Image.DecompressionBombWarning)
                     self.full_check(self.root, part, self.items_path, lineno, item.id, i, self.base)
+                key = part.path + "\0" + part.sha256  # Stamp.covers' key; its identity noted there
+                self.passed[key] = self.stamp.checked.get(key)
 
 
 class Deferral:
@@ -65,10 +72,12 @@ class Deferral:
 
     def __init__(self) -> None:
         self._pending: dict[int, tuple[Item, DeferredLoad, int]] = {}
+        self._loads: dict[int, DeferredLoad] = {}
 
     def defer(self, load: DeferredLoad, item: Item, lineno: int) -> None:
         # by identity: the item object the run asks with (kept alive here until checked)
         self._pending[id(item)] = (item, load, lineno)
+        self._loads[id(load)] = load
 
     def check(self, item: Item) -> None:
         """Make the checks deferred for ``item`` (none if its load checked its images); raises the
@@ -81,6 +90,15 @@ class Deferral:
         except BaseException:
             self._pending[id(item)] = entry  # still unchecked: asked again, checked again
             raise
+
+    def record(self) -> None:
+        """Let each stamp vouch for the images checked in full here that passed (a dataset's
+        fresh or touched images), so that the next run looks at them with a stat only, as a full
+        load would have recorded them (core/verified.py ``extend``)."""
+        for load in self._loads.values():
+            if load.passed:
+                passed, load.passed = load.passed, {}
+                verified.extend(load.stamp, load.content_hash, passed)
 
     def __len__(self) -> int:
         return len(self._pending)

@@ -140,6 +140,30 @@ def record(stamp: Stamp, content_hash: str) -> None:
     images = {k: v for k, v in stamp.checked.items() if _settled(v, now)}
     if not all(_settled(f, now) for f in files) or (stamp.images and images == stamp.images):
         return
+    _write(root, content_hash, files, images)
+
+
+def extend(stamp: Stamp, content_hash: str, passed: dict[str, list[int] | None]) -> None:
+    """After a run checked in full images its stamp did not cover (core/deferred_images.py), and
+    they passed: the stamp vouches for them too, where their files are settled (best effort).
+    Every entry is a file identity that passed the checks for its path and sha256, so what the
+    stamp vouched for before stays true beside the new entries."""
+    if verify_always():
+        return
+    now = time.time_ns()
+    new = {k: v for k, v in passed.items() if _settled(v, now)}
+    if not new:
+        return
+    root = stamp.root
+    files = [_ident(root / "items.jsonl"), _ident(root / "manifest.json")]
+    if not all(_settled(f, now) for f in files):
+        return
+    _write(root, content_hash, files, {**stamp.images, **new})
+
+
+def _write(
+    root: Path, content_hash: str, files: list[list[int] | None], images: dict[str, Any]
+) -> None:
     path = _stamp_path(root)
     body = {
         "checks": CHECKS_VERSION,
