@@ -176,3 +176,19 @@ def test_a_touched_image_checked_while_asking_is_stamped_for_the_next_run(
     assert checks[12:] == ["images/c4.png"]  # the stamp now vouches for it: a stat only
     load_dataset(ds.root)  # and a plain load agrees
     assert len(checks) == 13
+
+
+def test_images_the_stamp_never_vouched_for_are_checked_at_load_and_then_stamped(
+    tmp_path: Path, checks: list[str]
+) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    path = verified._stamp_path(ds.root.resolve())
+    body = json.loads(path.read_text())
+    (gone,) = [k for k in body["images"] if k.startswith("images/c9.png")]
+    del body["images"][gone]  # as for an image too fresh to vouch for at the first load
+    path.write_text(json.dumps(body))
+    with deferred_images.collecting() as deferral:
+        load_dataset(ds.root)
+    assert checks[12:] == ["images/c9.png"] and len(deferral) == 11  # checked now, as before
+    assert gone in json.loads(path.read_text())["images"]  # and now vouched for

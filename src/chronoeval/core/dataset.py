@@ -193,9 +193,13 @@ def _load(
 
     def check_images(item: Item, lineno: int) -> None:
         """Queue the checks of the item's images that no stamp covers."""
-        if deferred is not None and deferral is not None:
+        if (
+            deferred is not None
+            and deferral is not None
+            and all(f"{p.path}\0{p.sha256}" in stamp.images for p in item.images)
+        ):  # images the stamp vouched for: looked at when the item is asked
             deferral.defer(deferred, item, lineno)
-        elif verify_images:
+        elif verify_images:  # (with a stamp: images it never vouched for, checked now as before)
             for i, part in enumerate(item.images):
                 if not stamp.covers(part.path, part.sha256):
                     checks.add(root, part, items_path, lineno, item.id, i, base)
@@ -206,8 +210,10 @@ def _load(
             for lineno, item in enumerate(reused[1], start=1):  # no blank lines: line = index
                 check_images(item, lineno)
             checks.drain()
-            if deferred is None:  # deferred: nothing checked yet, the stamp stays as it is
+            if deferred is None:
                 verified.record(stamp, manifest.content_hash)
+            else:  # the stamp's images left to the asking; those checked now added to it
+                verified.extend(stamp, manifest.content_hash, stamp.checked)
         return Dataset(root, manifest, reused[1])
     started_ns, before = parsed_items.now_ns(), parsed_items.identities(items_path, manifest_path)
     digest = hashlib.sha256()
@@ -254,6 +260,8 @@ def _load(
         )
     if verify_images and deferred is None:
         verified.record(stamp, manifest.content_hash)
+    elif deferred is not None:  # as above
+        verified.extend(stamp, manifest.content_hash, stamp.checked)
     parsed_items.remember(items_path, manifest_path, before, started_ns, digest.hexdigest(), items)
     return Dataset(root, manifest, items)
 

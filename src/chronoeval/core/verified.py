@@ -151,7 +151,7 @@ def extend(stamp: Stamp, content_hash: str, passed: dict[str, list[int] | None])
     if verify_always():
         return
     now = time.time_ns()
-    new = {k: v for k, v in passed.items() if _settled(v, now)}
+    new = {k: v for k, v in passed.items() if _settled(v, now) and stamp.images.get(k) != v}
     if not new:
         return
     root = stamp.root
