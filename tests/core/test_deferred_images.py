@@ -178,17 +178,36 @@ def test_a_touched_image_checked_while_asking_is_stamped_for_the_next_run(
     assert len(checks) == 13
 
 
-def test_images_the_stamp_never_vouched_for_are_checked_at_load_and_then_stamped(
+def test_a_stamp_missing_images_defers_nothing_and_is_completed_by_the_load(
     tmp_path: Path, checks: list[str]
 ) -> None:
     ds = make_clock_dataset(tmp_path / "d")
     load_dataset(ds.root)
     path = verified._stamp_path(ds.root.resolve())
     body = json.loads(path.read_text())
+    assert body["complete"] is True
     (gone,) = [k for k in body["images"] if k.startswith("images/c9.png")]
     del body["images"][gone]  # as for an image too fresh to vouch for at the first load
+    body["complete"] = False
     path.write_text(json.dumps(body))
     with deferred_images.collecting() as deferral:
         load_dataset(ds.root)
-    assert checks[12:] == ["images/c9.png"] and len(deferral) == 11  # checked now, as before
-    assert gone in json.loads(path.read_text())["images"]  # and now vouched for
+    assert checks[12:] == ["images/c9.png"] and len(deferral) == 0  # all looked at, as before
+    body = json.loads(path.read_text())
+    assert gone in body["images"] and body["complete"] is True
+    with deferred_images.collecting() as deferral:
+        load_dataset(ds.root)
+    assert len(deferral) == 12 and len(checks) == 13
+
+
+def test_an_old_stamp_without_the_flag_is_completed_once(tmp_path: Path, checks: list[str]) -> None:
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    path = verified._stamp_path(ds.root.resolve())
+    body = json.loads(path.read_text())
+    del body["complete"]  # a stamp written before the flag
+    path.write_text(json.dumps(body))
+    with deferred_images.collecting() as deferral:
+        load_dataset(ds.root)
+    assert len(deferral) == 0 and len(checks) == 12  # a stat each, no image read
+    assert json.loads(path.read_text())["complete"] is True

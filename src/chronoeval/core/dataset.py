@@ -182,7 +182,7 @@ def _load(
     verify_images: bool,
 ) -> Dataset:
     base = str(root.resolve())  # once per load (a root that is a symlink may be re-pointed)
-    deferral = deferred_images.current() if verify_images and stamp.images else None
+    deferral = deferred_images.current() if verify_images and stamp.complete else None
     deferred = (  # a run's load with a stamp: each item's checks made as it is asked
         deferred_images.DeferredLoad(
             root, items_path, stamp, base, _check_image, manifest.content_hash
@@ -193,13 +193,9 @@ def _load(
 
     def check_images(item: Item, lineno: int) -> None:
         """Queue the checks of the item's images that no stamp covers."""
-        if (
-            deferred is not None
-            and deferral is not None
-            and all(f"{p.path}\0{p.sha256}" in stamp.images for p in item.images)
-        ):  # images the stamp vouched for: looked at when the item is asked
+        if deferred is not None and deferral is not None:
             deferral.defer(deferred, item, lineno)
-        elif verify_images:  # (with a stamp: images it never vouched for, checked now as before)
+        elif verify_images:
             for i, part in enumerate(item.images):
                 if not stamp.covers(part.path, part.sha256):
                     checks.add(root, part, items_path, lineno, item.id, i, base)
@@ -210,10 +206,8 @@ def _load(
             for lineno, item in enumerate(reused[1], start=1):  # no blank lines: line = index
                 check_images(item, lineno)
             checks.drain()
-            if deferred is None:
+            if deferred is None:  # deferred: nothing looked at yet, the stamp stays as it is
                 verified.record(stamp, manifest.content_hash)
-            else:  # the stamp's images left to the asking; those checked now added to it
-                verified.extend(stamp, manifest.content_hash, stamp.checked)
         return Dataset(root, manifest, reused[1])
     started_ns, before = parsed_items.now_ns(), parsed_items.identities(items_path, manifest_path)
     digest = hashlib.sha256()
@@ -260,8 +254,6 @@ def _load(
         )
     if verify_images and deferred is None:
         verified.record(stamp, manifest.content_hash)
-    elif deferred is not None:  # as above
-        verified.extend(stamp, manifest.content_hash, stamp.checked)
     parsed_items.remember(items_path, manifest_path, before, started_ns, digest.hexdigest(), items)
     return Dataset(root, manifest, items)
 

@@ -7,7 +7,8 @@ full check (bytes, sha256, decoding) of any image whose file changed. For 2,000 
 ~25 ms before a run's first request, every run.
 
 Inside :func:`collecting` (``api.run`` around its datasets' loads), a load that finds its stamp
-applying records each item's images instead of looking at them, and :meth:`Deferral.check` makes
+applying and complete (it vouches for every image of the dataset: ``Stamp.complete``, written by a
+load that found every image settled) records each item's images instead of looking at them, and :meth:`Deferral.check` makes
 exactly those checks for one item, when the item's job is made (engine/job_list.py: as a worker
 takes it, right before its request is built and sent; a resumed run makes every job, so checks
 every item, before its first request). The guarantee is the same one, per item: no request is
@@ -16,7 +17,7 @@ A changed image that fails stops the run with the load's own one-line error (fil
 field) before that item's request is sent; what was answered before is committed to the store.
 A changed image that passes is asked, and after the asking (:meth:`Deferral.record`) the stamp
 vouches for it too once its file is settled, as a full load would have recorded it. Without a
-stamp (a dataset's first load), with ``$CHRONOEVAL_VERIFY_ALWAYS=1``, and for every load outside
+complete stamp (a dataset's first load; the next one, when images were too fresh to vouch for), with ``$CHRONOEVAL_VERIFY_ALWAYS=1``, and for every load outside
 :func:`collecting` (verify, export, score, serve), nothing changes: every image is checked during
 the load.
 """
