@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from chronoeval import __version__
+from chronoeval.core import deferred_images
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.cache import cache_root
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
@@ -335,11 +336,16 @@ def run(
     run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model, requested=requested)
     if shard is not None:
         run_dir = run_dir / shard.dirname
-    datasets = {  # every dataset checked before anything is written or asked
-        name: prepare_dataset(get_task(name), data=data, n=n, seed=seed, params=params, limit=limit)
-        for name in tasks
-        if name not in skipped
-    }
+    # every dataset checked before anything is written or asked; an image a verify-once stamp
+    # vouches for is looked at when its item is asked (core/deferred_images.py)
+    with deferred_images.collecting() as deferral:
+        datasets = {
+            name: prepare_dataset(
+                get_task(name), data=data, n=n, seed=seed, params=params, limit=limit
+            )
+            for name in tasks
+            if name not in skipped
+        }
     config: dict[str, Any] = {
         "chronoeval_version": __version__,
         "model": model,
@@ -409,6 +415,7 @@ def run(
             def make_job(
                 item: Item, name: str = name, ds: Dataset = ds, backend: Any = backend
             ) -> Job:
+                deferral.check(item)  # its images, before its request is made (a DataError)
                 req = item_request(
                     item, generation, ds.root, config["tasks"][name].get("request_options")
                 )
@@ -439,6 +446,7 @@ def run(
                 progress_every=progress_every,
                 on_stored=score_now,
             )
+        deferral.record()  # images checked in full while asking (fresh or touched): stamped
         memo.fingerprint = store_fingerprint(store.conn)  # the store as asking left it
         if not config["tasks"] and config.get("skipped"):  # every backend refused its task
             raise NotApplicable(

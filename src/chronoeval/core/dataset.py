@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from chronoeval.core import parsed_items, verified
+from chronoeval.core import deferred_images, parsed_items, verified
 from chronoeval.core.errors import DataError
 from chronoeval.core.image_checks import ImageChecks
 from chronoeval.core.imagecheck import confine, decode_check, plain_path_under, read_image_file
@@ -182,10 +182,20 @@ def _load(
     verify_images: bool,
 ) -> Dataset:
     base = str(root.resolve())  # once per load (a root that is a symlink may be re-pointed)
+    deferral = deferred_images.current() if verify_images and stamp.complete else None
+    deferred = (  # a run's load with a stamp: each item's checks made as it is asked
+        deferred_images.DeferredLoad(
+            root, items_path, stamp, base, _check_image, manifest.content_hash
+        )
+        if deferral is not None
+        else None
+    )
 
     def check_images(item: Item, lineno: int) -> None:
         """Queue the checks of the item's images that no stamp covers."""
-        if verify_images:
+        if deferred is not None and deferral is not None:
+            deferral.defer(deferred, item, lineno)
+        elif verify_images:
             for i, part in enumerate(item.images):
                 if not stamp.covers(part.path, part.sha256):
                     checks.add(root, part, items_path, lineno, item.id, i, base)
@@ -196,7 +206,8 @@ def _load(
             for lineno, item in enumerate(reused[1], start=1):  # no blank lines: line = index
                 check_images(item, lineno)
             checks.drain()
-            verified.record(stamp, manifest.content_hash)
+            if deferred is None:  # deferred: nothing looked at yet, the stamp stays as it is
+                verified.record(stamp, manifest.content_hash)
         return Dataset(root, manifest, reused[1])
     started_ns, before = parsed_items.now_ns(), parsed_items.identities(items_path, manifest_path)
     digest = hashlib.sha256()
@@ -241,7 +252,7 @@ def _load(
         raise DataError(
             f"manifest says {manifest.n_items} items, found {len(items)}", file=items_path
         )
-    if verify_images:
+    if verify_images and deferred is None:
         verified.record(stamp, manifest.content_hash)
     parsed_items.remember(items_path, manifest_path, before, started_ns, digest.hexdigest(), items)
     return Dataset(root, manifest, items)

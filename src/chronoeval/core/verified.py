@@ -17,6 +17,9 @@ resolved path and by :data:`CHECKS_VERSION`, which must be bumped whenever the i
 become stricter, so that every dataset is checked once by the new rules.
 
 ``$CHRONOEVAL_VERIFY_ALWAYS=1`` disables the stamp (every load checks every image).
+
+In ``api.run``, a load whose stamp applies leaves even the per-image identity checks to the moment
+each item is asked (core/deferred_images.py); every other load makes them during the load.
 """
 
 from __future__ import annotations
@@ -66,8 +69,13 @@ def _stamp_path(root: Path) -> Path:
 class Stamp:
     """What an earlier successful load of ``root`` checked (empty when there is none)."""
 
-    def __init__(self, root: Path, images: dict[str, list[int]] | None = None) -> None:
+    def __init__(
+        self, root: Path, images: dict[str, list[int]] | None = None, complete: bool = False
+    ) -> None:
         self.root = root
+        # the stamp names every image of the dataset (its load found them all settled): only
+        # then does ``api.run`` leave the per-image looks to the asking (core/deferred_images.py)
+        self.complete = complete
         self._root_str = str(root)  # joined as a string per image: pathlib's joins cost more
         # os.path.join(root, rel) for a relative rel, without its call per image
         self._prefix = self._root_str if self._root_str.endswith("/") else self._root_str + "/"
@@ -120,14 +128,16 @@ def lookup(root: Path, verify_images: bool) -> Stamp:
     if raw.get("checks") != CHECKS_VERSION or raw.get("files") != files or None in files:
         return Stamp(resolved)
     images = raw.get("images")
-    return Stamp(resolved, images if isinstance(images, dict) else None)
+    if not isinstance(images, dict):
+        return Stamp(resolved)
+    return Stamp(resolved, images, complete=raw.get("complete") is True)
 
 
 def record(stamp: Stamp, content_hash: str) -> None:
     """After a successful load that checked images: remember what was checked (best effort)."""
     if verify_always():
         return
-    if stamp.images and stamp.checked == stamp.images:
+    if stamp.images and stamp.checked == stamp.images and stamp.complete:
         # every image was vouched for and the stamp names no other: the stamp would be written
         # again as it is (each vouched identity was settled when written)
         return
@@ -135,8 +145,39 @@ def record(stamp: Stamp, content_hash: str) -> None:
     now = time.time_ns()
     files = [_ident(root / "items.jsonl"), _ident(root / "manifest.json")]
     images = {k: v for k, v in stamp.checked.items() if _settled(v, now)}
-    if not all(_settled(f, now) for f in files) or (stamp.images and images == stamp.images):
+    complete = len(images) == len(stamp.checked)  # every image of this load vouched for
+    if not all(_settled(f, now) for f in files) or (
+        stamp.images and images == stamp.images and complete == stamp.complete
+    ):
         return
+    _write(root, content_hash, files, images, complete)
+
+
+def extend(stamp: Stamp, content_hash: str, passed: dict[str, list[int] | None]) -> None:
+    """After a run checked in full images its stamp did not cover (core/deferred_images.py), and
+    they passed: the stamp vouches for them too, where their files are settled (best effort).
+    Every entry is a file identity that passed the checks for its path and sha256, so what the
+    stamp vouched for before stays true beside the new entries."""
+    if verify_always():
+        return
+    now = time.time_ns()
+    new = {k: v for k, v in passed.items() if _settled(v, now) and stamp.images.get(k) != v}
+    if not new:
+        return
+    root = stamp.root
+    files = [_ident(root / "items.jsonl"), _ident(root / "manifest.json")]
+    if not all(_settled(f, now) for f in files):
+        return
+    _write(root, content_hash, files, {**stamp.images, **new}, stamp.complete)
+
+
+def _write(
+    root: Path,
+    content_hash: str,
+    files: list[list[int] | None],
+    images: dict[str, Any],
+    complete: bool,
+) -> None:
     path = _stamp_path(root)
     body = {
         "checks": CHECKS_VERSION,
@@ -144,6 +185,7 @@ def record(stamp: Stamp, content_hash: str) -> None:
         "content_hash": content_hash,
         "files": files,
         "images": images,
+        "complete": complete,
     }
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

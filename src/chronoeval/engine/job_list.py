@@ -6,8 +6,11 @@ configuration) costs a few microseconds per item, about 12 ms for 2,000 items, a
 the first request was sent when the jobs were made in a list up front. :class:`JobList` is that
 list, made lazily: ``len`` is known at once (the items are known), a job is made the first time
 it is read, in order, and kept. Nothing about what is asked changes: the same jobs in the same
-order, each made once; every item was loaded and checked before (``api.prepare_dataset``), and
-making a job reads no file and cannot fail on an item that loaded.
+order, each made once; every item was loaded and validated before (``api.prepare_dataset``).
+Making a job can fail in one way: in ``api.run``, an image a verify-once stamp vouched for is
+looked at when its item's job is made (core/deferred_images.py), and a changed image that fails
+its check raises the load's DataError there; the runner then stops every worker
+(engine/runner.py) and the answers in hand are committed.
 
 The runner reads the jobs one by one as workers take them when the store holds no answer yet
 (a fresh run); a resumed run filters them by key first, which makes them all up front, as before.

@@ -210,8 +210,17 @@ async def run_jobs(
             await one(job)
 
     with bar:
+        workers = [asyncio.ensure_future(worker()) for _ in range(concurrency)]
         try:
-            await asyncio.gather(*(worker() for _ in range(concurrency)))
+            await asyncio.gather(*workers)
+        except BaseException:
+            # one worker failed (e.g. an item's image changed: core/deferred_images.py): the
+            # others stop asking now; an answer already in hand is committed below, a request
+            # in flight is dropped (asked again on resume)
+            for w in workers:
+                w.cancel()
+            await asyncio.gather(*workers, return_exceptions=True)
+            raise
         finally:
             commit()  # nothing that was answered is left uncommitted, whatever happened
     if plain is not None:
