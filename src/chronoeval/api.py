@@ -336,8 +336,9 @@ def run(
     run_dir = Path(run_dir) if run_dir else default_run_dir(tasks, model, requested=requested)
     if shard is not None:
         run_dir = run_dir / shard.dirname
-    # every dataset checked before anything is written or asked; an image a verify-once stamp
-    # vouches for is looked at when its item is asked (core/deferred_images.py)
+    # every dataset's items checked before anything is written or asked; an image a verify-once
+    # stamp vouches for is looked at when its item is asked (core/deferred_images.py): a changed
+    # image that fails then stops the run part-way, with the answers before it kept
     with deferred_images.collecting() as deferral:
         datasets = {
             name: prepare_dataset(

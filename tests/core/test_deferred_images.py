@@ -211,3 +211,49 @@ def test_an_old_stamp_without_the_flag_is_completed_once(tmp_path: Path, checks:
         load_dataset(ds.root)
     assert len(deferral) == 0 and len(checks) == 12  # a stat each, no image read
     assert json.loads(path.read_text())["complete"] is True
+
+
+def _touch_back(img: Path) -> None:
+    st = img.stat()  # the same bytes, an earlier mtime (a new ctime): not what the stamp names
+    os.utime(img, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))
+
+
+def test_an_image_too_fresh_when_checked_is_not_vouched_for_later(
+    tmp_path: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Settledness is decided when the image is checked, as a load decides it right after its
+    reads: a file could still be rewritten within its timestamp's tick, so a run that ends an
+    hour later must not vouch for what it saw then."""
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    _touch_back(ds.root / "images" / "c4.png")
+    monkeypatch.setattr(verified, "RACY_NS", 3600 * 1_000_000_000)  # every file looks fresh now
+    with deferred_images.collecting() as deferral:
+        again = load_dataset(ds.root)
+        for item in again.items:
+            deferral.check(item)
+    assert checks[12:] == ["images/c4.png"]
+    monkeypatch.setattr(verified, "RACY_NS", 0)  # the run ends "an hour later"
+    deferral.record()
+    load_dataset(ds.root)  # the stamp does not vouch for c4: checked in full again
+    assert checks[12:] == ["images/c4.png", "images/c4.png"]
+
+
+def test_a_dataset_changed_during_the_run_is_not_stamped_by_it(
+    tmp_path: Path, checks: list[str]
+) -> None:
+    """The stamp is extended only for the items file it was looked up with: one edited or
+    replaced while the run asked is not vouched for (with a complete flag) by this run."""
+    ds = make_clock_dataset(tmp_path / "d")
+    load_dataset(ds.root)
+    stamp = verified._stamp_path(ds.root.resolve())
+    _touch_back(ds.root / "images" / "c4.png")
+    with deferred_images.collecting() as deferral:
+        again = load_dataset(ds.root)
+        for item in again.items:
+            deferral.check(item)
+    assert checks[12:] == ["images/c4.png"]
+    before = stamp.read_bytes()
+    age_file(ds.root / "items.jsonl", seconds=-10)  # edited while the run asked
+    deferral.record()
+    assert stamp.read_bytes() == before

@@ -24,6 +24,7 @@ the load.
 
 from __future__ import annotations
 
+import time
 import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -65,7 +66,11 @@ class DeferredLoad:
                     warnings.simplefilter("error", Image.DecompressionBombWarning)
                     self.full_check(self.root, part, self.items_path, lineno, item.id, i, self.base)
                 key = part.path + "\0" + part.sha256  # Stamp.covers' key; its identity noted there
-                self.passed[key] = self.stamp.checked.get(key)
+                ident = self.stamp.checked.get(key)
+                # settled when checked (verified.RACY_NS), as a load decides it right after its
+                # reads: a file rewritten within its timestamp's tick must not be vouched for
+                settled = verified._settled(ident, time.time_ns())
+                self.passed[key] = ident if settled else None
 
 
 class Deferral:

@@ -76,6 +76,8 @@ class Stamp:
         # the stamp names every image of the dataset (its load found them all settled): only
         # then does ``api.run`` leave the per-image looks to the asking (core/deferred_images.py)
         self.complete = complete
+        # the identities of items.jsonl and manifest.json it was looked up with (lookup)
+        self.files: list[list[int] | None] | None = None
         self._root_str = str(root)  # joined as a string per image: pathlib's joins cost more
         # os.path.join(root, rel) for a relative rel, without its call per image
         self._prefix = self._root_str if self._root_str.endswith("/") else self._root_str + "/"
@@ -130,7 +132,9 @@ def lookup(root: Path, verify_images: bool) -> Stamp:
     images = raw.get("images")
     if not isinstance(images, dict):
         return Stamp(resolved)
-    return Stamp(resolved, images, complete=raw.get("complete") is True)
+    stamp = Stamp(resolved, images, complete=raw.get("complete") is True)
+    stamp.files = files
+    return stamp
 
 
 def record(stamp: Stamp, content_hash: str) -> None:
@@ -166,8 +170,8 @@ def extend(stamp: Stamp, content_hash: str, passed: dict[str, list[int] | None])
         return
     root = stamp.root
     files = [_ident(root / "items.jsonl"), _ident(root / "manifest.json")]
-    if not all(_settled(f, now) for f in files):
-        return
+    if files != stamp.files or not all(_settled(f, now) for f in files):
+        return  # the dataset's files changed since the load (or were never looked up with)
     _write(root, content_hash, files, {**stamp.images, **new}, stamp.complete)
 
 
