@@ -1064,7 +1064,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         hour = min(cands, key=lambda c: c[1])[0]
     else:
         hour = _hour_residual(to_dial(hour_a), minute, second)[0]
-    return ClockTime(hour or 12, minute, second)
+    reading = ClockTime(hour or 12, minute, second)
+    from chronoeval.suites.lost_in_time.clock_two_hands import two_rays_by_consistency
+
+    # which hands the two rays hold, again by the consistency of the readings (s8-19f)
+    alt = two_rays_by_consistency(
+        rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
+    )
+    return alt or reading
 
 
 def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:

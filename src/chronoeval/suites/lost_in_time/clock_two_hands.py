@@ -1,0 +1,148 @@
+"""The minute hand under the second hand on one ray, chosen by consistency (issue 19, session 8,
+s8-19f; part of :mod:`chronoeval.suites.lost_in_time.clock_reader`, reader step 5).
+
+When the reader sees only two rays, one ray holds two hands. Which two was decided by the
+rays' looks alone: by the longest ray being a needle or not (a needle's thin end, a lollipop
+ring or a second hand lying over a wider hand defeat that test) and, with a needle, by the
+length of the other ray (longer than 0.71 of the needle: the minute hand). Two misreadings
+follow, common to every style:
+
+- the second hand lying along the minute hand (their angles a few degrees apart), not seen as
+  a needle: the clock is read without a second hand, the minute angle taken on the joined ray,
+  and late in a minute the minute is read one up (10:39:40 read 10:40:00);
+- the minute and second hands on one another at 12 (every whole hour) and an hour hand long
+  enough to pass for the minute hand (under perspective, warp or stretch): minute and hour
+  swapped (10:00:00 read 9:50:00).
+
+Rule (for any clock): the hands move together, the minute hand 0.1 deg per second past its
+minute and the hour hand 0.5 deg per minute past its hour. So the other reading of the two
+rays — the longest ray's thin end beyond its width step is the second hand, the wider part
+inside the step the minute hand under it, the other ray the hour hand — is scored by how well
+the readings agree (the minute's and the hour's residuals, as in
+``clock_reader._assign_by_consistency``), and taken when it agrees clearly better than the
+reading the rays' looks gave. Pixels only; no length or width of any drawer is assumed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+
+from chronoeval.suites.lost_in_time import clock_bars as cb
+from chronoeval.suites.lost_in_time import clock_reader as cr
+from chronoeval.suites.lost_in_time.answers import ClockTime
+
+MARGIN = 0.3  # the other reading must agree this much better (2 r_m + 2 r_h, as in the choice
+# of hands among three rays: 0.3 is 0.15 min of the minute hand, or 2.25 deg of the hour hand)
+MINUTE_FIT = 0.1  # ... and place the minute hand within this many minutes of its reading
+WIDTH_SLACK = 1.0  # cuts wider or narrower than the median by this (px) hold other ink
+EDGE_RMS = 0.5  # the middles of the cuts must lie this close (rms, px) to one straight line
+MIN_CUTS = 8
+
+
+def _fit(a_s: float | None, a_m: float, a_h: float, reading: ClockTime) -> float:
+    """How badly a reading's hands agree: 2 r_m + 2 r_h (minutes and hours off the places the
+    reading puts the minute and hour hands; ``a_s`` None: no second hand)."""
+    s = reading.second if a_s is not None else 0
+    x = ((a_m - 0.1 * s) % 360.0) / 6.0
+    r_m = abs((x - reading.minute + 30.0) % 60.0 - 30.0)
+    y = ((a_h - 0.5 * reading.minute - s / 120.0) % 360.0) / 30.0
+    r_h = abs((y - reading.hour + 6.0) % 12.0 - 6.0)
+    return 2.0 * r_m + 2.0 * r_h
+
+
+def minute_axis(
+    t: cr._Track, rho: float, diff: np.ndarray, pivot: tuple[float, float], radius: float
+) -> float | None:
+    """Direction (clock degrees) of the wider hand inside a ray's width step at ``rho``: the
+    middle between the ink's two edges on straight cuts across the ray (``clock_bars._across``)
+    from 0.3 of ``rho`` out to just inside it, fitted by a straight line. A thin hand lying over
+    the wide one, inside its ink, moves neither edge (an ink-weighted centre leans towards it);
+    where it pokes out at one side the cut is wider than the rest and left out."""
+    across = cb._across(t, diff, pivot, radius)
+    if across is None:
+        return None
+    a0, rs, us, prof, thr, _, runs = across
+    r_kept, mids, widths = [], [], []
+    for k, lo, hi in runs:
+        if not 0.3 * rho <= float(rs[k]) <= rho - 3.0:
+            continue
+        row = prof[k]
+        # sub-pixel edges: where the profile crosses the ink level (0.5 px samples)
+        left = float(us[lo]) - 0.5 * float(row[lo] - thr) / max(float(row[lo] - row[lo - 1]), 1e-6)
+        right = float(us[hi]) + 0.5 * float(row[hi] - thr) / max(float(row[hi] - row[hi + 1]), 1e-6)
+        r_kept.append(float(rs[k]))
+        mids.append(0.5 * (left + right))
+        widths.append(right - left)
+    if len(r_kept) < MIN_CUTS:
+        return None
+    w = np.asarray(widths)
+    keep = np.abs(w - np.median(w)) <= WIDTH_SLACK
+    if keep.sum() < MIN_CUTS:
+        return None
+    r, u = np.asarray(r_kept)[keep], np.asarray(mids)[keep]
+    slope, offset = np.polyfit(r, u, 1)
+    if float(np.sqrt(np.mean((u - (offset + slope * r)) ** 2))) > EDGE_RMS:
+        return None
+    return (math.degrees(a0) + math.degrees(math.atan(slope))) % 360.0
+
+
+def _reading(a_s: float | None, a_m: float, a_h: float) -> tuple[ClockTime, float]:
+    """The reading of hands at dial angles ``a_s`` (None: no second hand), ``a_m``, ``a_h`` (the
+    minute sweeping), and the minute's residual."""
+    second = 0 if a_s is None else round(a_s / 6.0) % 60
+    x = ((a_m - 0.1 * second) % 360.0) / 6.0
+    minute = round(x) % 60
+    hour, _ = cr._hour_residual(a_h, minute, second)
+    return ClockTime(hour or 12, minute, second), abs(x - round(x))
+
+
+def two_rays_by_consistency(
+    rays: list[cr._Track],
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
+    radius: float,
+    to_dial: Callable[[float], float],
+    second_a: float | None,
+    minute_a: float,
+    hour_a: float | tuple[float, float],
+    reading: ClockTime,
+) -> ClockTime | None:
+    """Two rays read as ``reading`` from the angles ``second_a`` (None: no second hand),
+    ``minute_a`` and ``hour_a`` (image angles; the hour may be two candidates): the longest ray
+    read as the minute hand alone, or as the second hand's thin end over the minute hand, with the
+    other ray the hour hand, when one of these readings agrees clearly better; else None."""
+    if len(rays) != 2:
+        return None
+    first, other = rays
+    contrast = max(t.contrast for t in rays)
+    if cr._needle(other, contrast, radius):
+        return None  # a needle is no hour hand
+    ratio, rho = cr._step(first)
+    stepped = ratio > cr.STEP_RATIO
+    end = rho if stepped else 0.9 * first.tip
+    diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
+    pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
+    inner = minute_axis(first, end, diff, pivot, radius)
+    if inner is None:
+        return None
+    a_m, a_h = to_dial(inner), to_dial(cr._pivot_angle(other))
+    candidates = [(None, *_reading(None, a_m, a_h))]
+    if stepped:
+        outer = cr._angle(first, rho + 2, first.tip - 2)
+        if outer is not None:
+            candidates.append((to_dial(outer), *_reading(to_dial(outer), a_m, a_h)))
+    hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
+    s_cur = None if second_a is None else to_dial(second_a)
+    current = min(_fit(s_cur, to_dial(minute_a), to_dial(h), reading) for h in hours)
+    best: tuple[float, ClockTime] | None = None
+    for a_s, alt, r_m in candidates:
+        if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > MINUTE_FIT:
+            continue
+        fit = _fit(a_s, a_m, a_h, alt)
+        if fit + MARGIN < current and (best is None or fit < best[0]):
+            best = (fit, alt)
+    return None if best is None else best[1]
