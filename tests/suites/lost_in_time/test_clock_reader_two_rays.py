@@ -85,6 +85,6 @@ def test_a_thin_stick_on_the_minute_hand_is_no_second_hand() -> None:
 
 
 def test_whole_hours_with_a_long_hour_hand() -> None:
-    got = [read_clock(_whole_hour_face(h)) for h in range(2, 11)]
-    right = [g is not None and (g.hour, g.minute) == (h, 0) for h, g in zip(range(2, 11), got)]
-    assert all(right), f"{got} (0/9 before session 8)"
+    got = {h: read_clock(_whole_hour_face(h)) for h in range(2, 11)}
+    wrong = {h: g for h, g in got.items() if g is None or (g.hour, g.minute) != (h, 0)}
+    assert not wrong, f"misread: {wrong} (0/9 read right before session 8)"
