@@ -40,6 +40,7 @@ MINUTE_FIT = 0.1  # ... and place the minute hand within this many minutes of it
 WIDTH_SLACK = 1.0  # cuts wider or narrower than the median by this (px) hold other ink
 EDGE_RMS = 0.5  # the middles of the cuts must lie this close (rms, px) to one straight line
 MIN_CUTS = 8
+IN_LINE_DEG = 0.5  # a thin end this close to the wider part's axis may be its own point
 
 
 def _fit(a_s: float | None, a_m: float, a_h: float, reading: ClockTime) -> float:
@@ -122,22 +123,25 @@ def two_rays_by_consistency(
     if cr._needle(other, contrast, radius):
         return None  # a needle is no hour hand
     ratio, rho = cr._step(first)
-    stepped = ratio > cr.STEP_RATIO
-    end = rho if stepped else 0.9 * first.tip
+    if ratio <= cr.STEP_RATIO:
+        return None  # one width out to the tip: one hand, as the looks said
+    outer = cr._angle(first, rho + 2, first.tip - 2)
     diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
     pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
-    inner = minute_axis(first, end, diff, pivot, radius)
-    if inner is None:
+    inner = minute_axis(first, rho, diff, pivot, radius)
+    if inner is None or outer is None:
         return None
-    a_m, a_h = to_dial(inner), to_dial(cr._pivot_angle(other))
-    candidates = [(None, *_reading(None, a_m, a_h))]
-    if stepped:
-        outer = cr._angle(first, rho + 2, first.tip - 2)
-        if outer is not None:
-            candidates.append((to_dial(outer), *_reading(to_dial(outer), a_m, a_h)))
+    a_m, a_h, a_s = to_dial(inner), to_dial(cr._pivot_angle(other)), to_dial(outer)
+    candidates = [(a_s, *_reading(a_s, a_m, a_h))]
+    if abs((a_s - a_m + 180.0) % 360.0 - 180.0) < IN_LINE_DEG:
+        # a thin end in line with the wider part may be that hand's own point (a straight hand)
+        candidates.append((None, *_reading(None, a_m, a_h)))
     hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
     s_cur = None if second_a is None else to_dial(second_a)
-    current = min(_fit(s_cur, to_dial(minute_a), to_dial(h), reading) for h in hours)
+    # read without a second hand, the minute hand is the longest ray: its wider part's axis, as
+    # for the other readings (the whole ray's angle leans towards what lies beyond the step)
+    m_cur = a_m if second_a is None else to_dial(minute_a)
+    current = min(_fit(s_cur, m_cur, to_dial(h), reading) for h in hours)
     best: tuple[float, ClockTime] | None = None
     for a_s, alt, r_m in candidates:
         if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > MINUTE_FIT:
