@@ -50,6 +50,8 @@ MINUTE_FIT = 0.1  # ... and place the minute hand within this many minutes of it
 WIDTH_SLACK = 1.0  # cuts wider or narrower than the median by this (px) hold other ink
 EDGE_RMS = 0.5  # the middles of the cuts must lie this close (rms, px) to one straight line
 MIN_CUTS = 8
+AXIS_FROM, AXIS_TO = 0.3, 0.75  # cuts between these fractions of the wider part's length (the
+# numerals and ticks a hand's point runs into lie further out)
 IN_LINE_DEG = 0.5  # a thin end this close to the wider part's axis may be its own point
 
 
@@ -69,7 +71,7 @@ def minute_axis(
 ) -> float | None:
     """Direction (clock degrees) of the wider hand inside a ray's width step at ``rho``: the
     middle between the ink's two edges on straight cuts across the ray (``clock_bars._across``)
-    from 0.3 of ``rho`` out to just inside it, fitted by a straight line. A thin hand lying over
+    from ``AXIS_FROM`` to ``AXIS_TO`` of ``rho``, fitted by a straight line. A thin hand lying over
     the wide one, inside its ink, moves neither edge (an ink-weighted centre leans towards it);
     where it pokes out at one side the cut is wider than the rest and left out."""
     across = cb._across(t, diff, pivot, radius)
@@ -78,7 +80,7 @@ def minute_axis(
     a0, rs, us, prof, thr, _, runs = across
     r_kept, mids, widths = [], [], []
     for k, lo, hi in runs:
-        if not 0.3 * rho <= float(rs[k]) <= rho - 3.0:
+        if not AXIS_FROM * rho <= float(rs[k]) <= min(AXIS_TO * rho, rho - 3.0):
             continue
         row = prof[k]
         # sub-pixel edges: where the profile crosses the ink level (0.5 px samples)
