@@ -25,8 +25,9 @@ under it; (b) the ray is the minute hand alone, its thin end its own point — o
 end lies in line with the wider part's axis (within ``IN_LINE_DEG``: a hand is straight; a second
 hand lying along the minute hand leaves that axis by its own angle, on dev faces 1.3-3 deg). The
 better one replaces the looks' reading when it agrees by ``MARGIN`` better, agrees within
-``AGREE`` itself and puts the minute hand within ``MINUTE_FIT`` of its minute. The wider part's axis is measured across the ray,
-between the ink's two edges (``minute_axis``), so a thin hand lying over it does not pull it.
+``AGREE`` itself and puts the minute hand within ``MINUTE_FIT`` of its minute. The wider part's
+axis is measured across the ray, between the ink's two edges (``minute_axis``), so a thin hand
+lying over it does not pull it.
 Not used: a ray of one width out to its tip (a needle alone, read as the looks say: without that
 limit, 11 dev faces whose needle-thin second hand was the longest ray were read with the needle as
 the minute hand), and an other ray that is itself a needle (no hour hand). Pixels only; no
@@ -47,9 +48,7 @@ from chronoeval.suites.lost_in_time.answers import ClockTime
 MARGIN = 0.3  # the other reading must agree this much better (2 r_m + 2 r_h, as in the choice
 # of hands among three rays: 0.3 is 0.15 min of the minute hand, or 4.5 deg of the hour hand)
 MINUTE_FIT = 0.1  # ... and place the minute hand within this many minutes of its reading
-AGREE = (
-    0.25  # ... and agree this well itself (a warped face read badly either way keeps its reading)
-)
+AGREE = 0.25  # ... and agree this well itself (a face read badly either way keeps its reading)
 WIDTH_SLACK = 1.0  # cuts wider or narrower than the median by this (px) hold other ink
 EDGE_RMS = 0.5  # the middles of the cuts must lie this close (rms, px) to one straight line
 MIN_CUTS = 8
