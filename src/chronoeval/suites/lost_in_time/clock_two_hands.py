@@ -140,9 +140,13 @@ def two_rays_by_consistency(
     if ratio <= cr.STEP_RATIO:
         return None  # one width out to the tip: one hand, as the looks said
     outer = cr._angle(first, rho + 2, first.tip - 2)
-    diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
-    pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
-    inner = minute_axis(first, rho, diff, pivot, radius)
+    # the ink's difference from the dial, only around the ray (the cuts reach 0.25 radius aside)
+    px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
+    reach = first.tip + 0.25 * radius + 2.0
+    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
+    x1, y1 = int(px + reach) + 2, int(py + reach) + 2
+    diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
+    inner = minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)
     if inner is None or outer is None:
         return None
     a_m, a_h, a_s = to_dial(inner), to_dial(cr._pivot_angle(other)), to_dial(outer)
