@@ -133,12 +133,11 @@ def two_rays_by_consistency(
     if len(rays) != 2:
         return None
     first, other = rays
-    contrast = max(t.contrast for t in rays)
-    if cr._needle(other, contrast, radius):
-        return None  # a needle is no hour hand
     ratio, rho = cr._step(first)
     if ratio <= cr.STEP_RATIO:
         return None  # one width out to the tip: one hand, as the looks said
+    if cr._needle(other, max(t.contrast for t in rays), radius):
+        return None  # a needle is no hour hand
     outer = cr._angle(first, rho + 2, first.tip - 2)
     # the ink's difference from the dial, only around the ray (the cuts reach 0.25 radius aside)
     px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
