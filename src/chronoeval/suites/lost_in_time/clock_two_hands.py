@@ -5,7 +5,7 @@ When the reader sees only two rays, one ray holds two hands, and which two was d
 rays' looks alone: the longest ray a needle or not (``_needle``), and with a needle, the length
 of the other ray (longer than 0.71 of the needle: the minute hand, the hour hand hidden). Two
 misreadings follow, common to every style (dev seeds 0, 3, 4, 7 of the generator, 14,400 faces:
-23 of the 29 misses of ``no_second_hand`` faces and 18 of the 24 of ``easy`` faces):
+23 of the 29 misses of ``no_second_hand`` faces; ``easy`` faces: 24 misses at whole hours):
 
 - a minute hand that ends in a thin point (sword, leaf, tapered, a bar with a thin end) passes
   the needle test, and a clock *without* a second hand is read with one lying along the minute
