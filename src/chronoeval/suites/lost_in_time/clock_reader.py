@@ -24,7 +24,10 @@ vision (NumPy / OpenCV) and generic clock knowledge only, and calibrates itself 
    the width step and, when still ambiguous, the consistency of the continuous hand motion say
    where. A thin end whose ink breaks beyond the width step is a mark in line with a hand, not
    a second hand; a needle (or a thinner ray in a colour of its own) nearly as long as a wider
-   longest ray is the second hand beside minute and hour hands lying on one another.
+   longest ray is the second hand beside minute and hour hands lying on one another. Where the
+   longest of two rays steps down to a thin end, the readings "second hand over the minute hand"
+   and "a minute hand with a thin point" are scored by the hands' consistency too, and replace
+   the looks' reading when clearly better (``clock_two_hands``, session 8).
 6. Continuous motion turns angles into a time: seconds from the second hand (6 deg/s), minutes from
    ``(minute angle - 0.1 * s) / 6``, hours from ``(hour angle - 0.5 * m - s / 120) / 30``.
 7. A slightly turned clock is straightened with the numerals and tick marks: they repeat every 30
@@ -1065,7 +1068,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         hour = min(cands, key=lambda c: c[1])[0]
     else:
         hour = _hour_residual(to_dial(hour_a), minute, second)[0]
-    return ClockTime(hour or 12, minute, second)
+    reading = ClockTime(hour or 12, minute, second)
+    from chronoeval.suites.lost_in_time.clock_two_hands import two_rays_by_consistency
+
+    # which hands the two rays hold, again by the consistency of the readings (s8-19f)
+    alt = two_rays_by_consistency(
+        rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
+    )
+    return alt or reading
 
 
 def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
