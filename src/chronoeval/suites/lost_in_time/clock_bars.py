@@ -83,6 +83,15 @@ def _across(
     return a0, rs, us, prof, thr, peak, runs
 
 
+def _edges(p: np.ndarray, us: np.ndarray, lo: int, hi: int, thr: float) -> tuple[float, float]:
+    """The two edges of the ink run ``lo``..``hi`` across a ray (profile ``p`` at offsets ``us``,
+    0.5 px apart), sub-pixel: where the profile crosses ``thr`` between the last pixels in and
+    out."""
+    fl = (thr - p[lo - 1]) / max(float(p[lo] - p[lo - 1]), 1e-6)
+    fr = (p[hi] - thr) / max(float(p[hi] - p[hi + 1]), 1e-6)
+    return us[lo - 1] + 0.5 * fl, us[hi] + 0.5 * fr
+
+
 def _sides(
     t: cr._Track, diff: np.ndarray, pivot: tuple[float, float], radius: float
 ) -> tuple[float, float] | None:
@@ -95,12 +104,9 @@ def _sides(
     a0, rs, us, prof, thr, _, runs = across
     left, right, keep = [], [], []
     for k, lo, hi in runs:
-        p = prof[k]
-        # sub-pixel: where the profile crosses the threshold between the last pixels in and out
-        fl = (thr - p[lo - 1]) / max(float(p[lo] - p[lo - 1]), 1e-6)
-        fr = (p[hi] - thr) / max(float(p[hi] - p[hi + 1]), 1e-6)
-        left.append(us[lo - 1] + 0.5 * fl)
-        right.append(us[hi] + 0.5 * fr)
+        l_edge, r_edge = _edges(prof[k], us, lo, hi, thr)
+        left.append(l_edge)
+        right.append(r_edge)
         keep.append(rs[k])
     if len(keep) < 0.6 * len(rs) or len(keep) < 12:
         return None

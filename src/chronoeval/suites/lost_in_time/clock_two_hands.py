@@ -84,22 +84,18 @@ def minute_axis(
     for k, lo, hi in runs:
         if not AXIS_FROM * rho <= float(rs[k]) <= min(AXIS_TO * rho, rho - 3.0):
             continue
-        row = prof[k]
-        # sub-pixel edges: where the profile crosses the ink level (0.5 px samples)
-        left = float(us[lo]) - 0.5 * float(row[lo] - thr) / max(float(row[lo] - row[lo - 1]), 1e-6)
-        right = float(us[hi]) + 0.5 * float(row[hi] - thr) / max(float(row[hi] - row[hi + 1]), 1e-6)
+        left, right = cb._edges(prof[k], us, lo, hi, thr)  # sub-pixel, where ink begins and ends
         r_kept.append(float(rs[k]))
-        mids.append(0.5 * (left + right))
-        widths.append(right - left)
+        mids.append(0.5 * float(left + right))
+        widths.append(float(right - left))
     if len(r_kept) < MIN_CUTS:
         return None
     w = np.asarray(widths)
     keep = np.abs(w - np.median(w)) <= WIDTH_SLACK
     if keep.sum() < MIN_CUTS:
         return None
-    r, u = np.asarray(r_kept)[keep], np.asarray(mids)[keep]
-    slope, offset = np.polyfit(r, u, 1)
-    if float(np.sqrt(np.mean((u - (offset + slope * r)) ** 2))) > EDGE_RMS:
+    slope, _, rms = cb._line(np.asarray(r_kept)[keep], np.asarray(mids)[keep])
+    if rms > EDGE_RMS:
         return None
     return (math.degrees(a0) + math.degrees(math.atan(slope))) % 360.0
 
@@ -139,6 +135,16 @@ def two_rays_by_consistency(
     if cr._needle(other, max(t.contrast for t in rays), radius):
         return None  # a needle is no hour hand
     outer = cr._angle(first, rho + 2, first.tip - 2)
+    if outer is None or (second_a is not None and second_a != outer):
+        # the looks read the second hand elsewhere (e.g. the other ray, a thinner hand in a
+        # colour of its own): not the layout this rule reads again (a thin end on the longest ray)
+        return None
+    hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
+    if second_a is not None:  # the looks' fit needs no pixels here: nothing can agree clearly
+        # better than a reading within MARGIN
+        s_cur, m_cur = to_dial(second_a), to_dial(minute_a)
+        if min(_fit(s_cur, m_cur, to_dial(h), reading) for h in hours) <= MARGIN:
+            return None
     # the ink's difference from the dial, only around the ray (the cuts reach 0.25 radius aside)
     px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
     reach = first.tip + 0.25 * radius + 2.0
@@ -146,14 +152,13 @@ def two_rays_by_consistency(
     x1, y1 = int(px + reach) + 2, int(py + reach) + 2
     diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
     inner = minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)
-    if inner is None or outer is None:
+    if inner is None:
         return None
     a_m, a_h, a_s = to_dial(inner), to_dial(cr._pivot_angle(other)), to_dial(outer)
     candidates = [(a_s, *_reading(a_s, a_m, a_h))]
     if abs((a_s - a_m + 180.0) % 360.0 - 180.0) < IN_LINE_DEG:
         # a thin end in line with the wider part may be that hand's own point (a straight hand)
         candidates.append((None, *_reading(None, a_m, a_h)))
-    hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
     s_cur = None if second_a is None else to_dial(second_a)
     # read without a second hand, the minute hand is the longest ray: its wider part's axis, as
     # for the other readings (the whole ray's angle leans towards what lies beyond the step)
