@@ -15,28 +15,11 @@ from pathlib import Path
 import pytest
 
 from chronoeval import api
-from chronoeval.core import dataset as dataset_mod
 from chronoeval.core import deferred_images, verified
 from chronoeval.core.dataset import load_dataset
 from chronoeval.core.errors import DataError
 from chronoeval.models.registry import BackendOptions
 from helpers import age_file, make_clock_dataset
-
-
-@pytest.fixture
-def checks(monkeypatch: pytest.MonkeyPatch) -> list[str]:
-    """Record each full image check; files count as settled at once (RACY_NS = 0)."""
-    monkeypatch.setattr(verified, "RACY_NS", 0)
-    monkeypatch.delenv("CHRONOEVAL_VERIFY_ALWAYS", raising=False)
-    seen: list[str] = []
-    real = dataset_mod._check_image
-
-    def counting(root, part, *args):  # type: ignore[no-untyped-def]
-        seen.append(part.path)
-        return real(root, part, *args)
-
-    monkeypatch.setattr(dataset_mod, "_check_image", counting)
-    return seen
 
 
 def _corrupt(img: Path) -> None:
