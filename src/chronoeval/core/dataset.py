@@ -182,19 +182,16 @@ def _load(
     verify_images: bool,
 ) -> Dataset:
     base = str(root.resolve())  # once per load (a root that is a symlink may be re-pointed)
-    deferral = deferred_images.current() if verify_images and stamp.complete else None
-    deferred = (  # a run's load with a stamp: each item's checks made as it is asked
-        deferred_images.DeferredLoad(
-            root, items_path, stamp, base, _check_image, manifest.content_hash
-        )
-        if deferral is not None
+    deferred = (  # a run's load with a complete stamp: each item's checks made as it is asked
+        deferred_images.for_load(root, items_path, stamp, base, _check_image, manifest.content_hash)
+        if verify_images
         else None
     )
 
     def check_images(item: Item, lineno: int) -> None:
         """Queue the checks of the item's images that no stamp covers."""
-        if deferred is not None and deferral is not None:
-            deferral.defer(deferred, item, lineno)
+        if deferred is not None:
+            deferred.defer(item, lineno)
         elif verify_images:
             for i, part in enumerate(item.images):
                 if not stamp.covers(part.path, part.sha256):

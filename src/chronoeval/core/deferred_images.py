@@ -25,15 +25,13 @@ the load.
 from __future__ import annotations
 
 import time
-import warnings
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 
-from PIL import Image
-
 from chronoeval.core import verified
+from chronoeval.core.image_checks import ImageChecks
 from chronoeval.core.items import Item
 from chronoeval.core.verified import Stamp
 
@@ -52,25 +50,39 @@ class DeferredLoad:
         base: str,
         full_check: Callable[..., None],
         content_hash: str,
+        deferral: Deferral,
     ) -> None:
         self.root, self.items_path, self.stamp, self.base = root, items_path, stamp, base
+        self.deferral = deferral
         self.full_check = full_check
         self.content_hash = content_hash
         self.passed: dict[str, list[int] | None] = {}  # checked in full here, and passed
 
+    def defer(self, item: Item, lineno: int) -> None:
+        """Leave ``item``'s checks (on line ``lineno``) to the run's :class:`Deferral`."""
+        self.deferral.defer(self, item, lineno)
+
     def check(self, item: Item, lineno: int) -> None:
         """The checks the load skipped for ``item`` (on line ``lineno``); a DataError if one fails."""
-        for i, part in enumerate(item.images):
-            if not self.stamp.covers(part.path, part.sha256):
-                with warnings.catch_warnings():  # as during a load: a bomb is an error
-                    warnings.simplefilter("error", Image.DecompressionBombWarning)
-                    self.full_check(self.root, part, self.items_path, lineno, item.id, i, self.base)
-                key = part.path + "\0" + part.sha256  # Stamp.covers' key; its identity noted there
-                ident = self.stamp.checked.get(key)
-                # settled when checked (verified.RACY_NS), as a load decides it right after its
-                # reads: a file rewritten within its timestamp's tick must not be vouched for
-                settled = verified._settled(ident, time.time_ns())
-                self.passed[key] = ident if settled else None
+        uncovered = [
+            (i, part)
+            for i, part in enumerate(item.images)
+            if not self.stamp.covers(part.path, part.sha256)
+        ]
+        if not uncovered:
+            return
+        # the load's own checker (a bomb is an error, the first failure raised in order)
+        with ImageChecks(self.full_check, threads=1) as checks:
+            for i, part in uncovered:
+                checks.add(self.root, part, self.items_path, lineno, item.id, i, self.base)
+            checks.drain()
+        now = time.time_ns()
+        for _, part in uncovered:
+            key = part.path + "\0" + part.sha256  # Stamp.covers' key; its identity noted there
+            ident = self.stamp.checked.get(key)
+            # settled when checked (verified.RACY_NS), as a load decides it right after its
+            # reads: a file rewritten within its timestamp's tick must not be vouched for
+            self.passed[key] = ident if verified._settled(ident, now) else None
 
 
 class Deferral:
@@ -110,9 +122,20 @@ class Deferral:
         return len(self._pending)
 
 
-def current() -> Deferral | None:
-    """The deferral the current load records into (None: check every image during the load)."""
-    return _current.get()
+def for_load(
+    root: Path,
+    items_path: Path,
+    stamp: Stamp,
+    base: str,
+    full_check: Callable[..., None],
+    content_hash: str,
+) -> DeferredLoad | None:
+    """The load's deferred checks: inside :func:`collecting` and with a complete stamp; else None
+    (the load checks every image the stamp does not cover, as before)."""
+    deferral = _current.get()
+    if deferral is None or not stamp.complete:
+        return None
+    return DeferredLoad(root, items_path, stamp, base, full_check, content_hash, deferral)
 
 
 @contextmanager
