@@ -22,6 +22,17 @@ from chronoeval.models.registry import BackendOptions
 from helpers import age_file, make_clock_dataset
 
 
+def _touch_back(img: Path) -> None:
+    st = img.stat()  # the same bytes, an earlier mtime (a new ctime): not what the stamp names
+    os.utime(img, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))
+
+
+def _stamp(root: Path) -> tuple[Path, dict]:  # type: ignore[type-arg]
+    """The verify-once stamp of ``root``: its path and its JSON body."""
+    path = verified._stamp_path(root.resolve())
+    return path, json.loads(path.read_text())
+
+
 def _corrupt(img: Path) -> None:
     img.write_bytes(b"\x89PNG garbage")
     age_file(img)
@@ -150,9 +161,7 @@ def test_a_touched_image_checked_while_asking_is_stamped_for_the_next_run(
     common = {"data": ds.root, "progress": False, "plots": False, "backend_options": opts}
     api.run(["clockqa"], "openai:constant:10:10:00", run_dir=tmp_path / "r1", **common)
     assert len(checks) == 12
-    img = ds.root / "images" / "c4.png"
-    st = img.stat()  # the same bytes, an earlier mtime (a new ctime): not what the stamp names
-    os.utime(img, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))
+    _touch_back(ds.root / "images" / "c4.png")
     api.run(["clockqa"], "openai:constant:10:10:00", run_dir=tmp_path / "r2", **common)
     assert checks[12:] == ["images/c4.png"]  # checked in full when c004 was asked, and passed
     api.run(["clockqa"], "openai:constant:10:10:00", run_dir=tmp_path / "r3", **common)
@@ -166,8 +175,7 @@ def test_a_stamp_missing_images_defers_nothing_and_is_completed_by_the_load(
 ) -> None:
     ds = make_clock_dataset(tmp_path / "d")
     load_dataset(ds.root)
-    path = verified._stamp_path(ds.root.resolve())
-    body = json.loads(path.read_text())
+    path, body = _stamp(ds.root)
     assert body["complete"] is True
     (gone,) = [k for k in body["images"] if k.startswith("images/c9.png")]
     del body["images"][gone]  # as for an image too fresh to vouch for at the first load
@@ -186,19 +194,13 @@ def test_a_stamp_missing_images_defers_nothing_and_is_completed_by_the_load(
 def test_an_old_stamp_without_the_flag_is_completed_once(tmp_path: Path, checks: list[str]) -> None:
     ds = make_clock_dataset(tmp_path / "d")
     load_dataset(ds.root)
-    path = verified._stamp_path(ds.root.resolve())
-    body = json.loads(path.read_text())
+    path, body = _stamp(ds.root)
     del body["complete"]  # a stamp written before the flag
     path.write_text(json.dumps(body))
     with deferred_images.collecting() as deferral:
         load_dataset(ds.root)
     assert len(deferral) == 0 and len(checks) == 12  # a stat each, no image read
     assert json.loads(path.read_text())["complete"] is True
-
-
-def _touch_back(img: Path) -> None:
-    st = img.stat()  # the same bytes, an earlier mtime (a new ctime): not what the stamp names
-    os.utime(img, ns=(st.st_atime_ns, st.st_mtime_ns - 10_000_000_000))
 
 
 def test_an_image_too_fresh_when_checked_is_not_vouched_for_later(
