@@ -26,6 +26,7 @@ from typing import Any
 
 from chronoeval import __version__
 from chronoeval.core import deferred_images
+from chronoeval.core import sources as import_sources
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.cache import cache_root
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
@@ -127,43 +128,6 @@ def generate(
     )
 
 
-def _option_files(path: Path, options: dict[str, Any]) -> list[tuple[str, int, int]]:
-    """Size and mtime of every file under the load options that name a file or folder outside
-    ``path`` (an ``images_root``, an events or split file): what a loader reads there is copied
-    into the imported dataset, so a file changed, replaced or removed there imports again instead
-    of a run asking the stale copy. One stat per file (~42 ms CPU for the 9,286 files of the whole
-    Seeing Time image tree, docs/benchmarks.md)."""
-    inside = Path(path).resolve()
-    out: list[tuple[str, int, int]] = []
-    for value in options.values():
-        if not isinstance(value, str) or not value or not os.path.exists(value):
-            continue
-        top = Path(value).resolve()
-        if top == inside or inside in top.parents:
-            continue  # counted with ``path``
-        if not top.is_dir():
-            st = top.stat()
-            out.append((str(top), st.st_size, st.st_mtime_ns))
-            continue
-        folders = [str(top)]
-        while folders:
-            try:
-                entries = os.scandir(folders.pop())
-            except OSError:
-                continue
-            with entries:
-                for entry in entries:
-                    if entry.is_dir(follow_symlinks=False):
-                        folders.append(entry.path)
-                        continue
-                    try:
-                        st = entry.stat()
-                    except OSError:
-                        continue
-                    out.append((entry.path, st.st_size, st.st_mtime_ns))
-    return sorted(out)
-
-
 def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None) -> Dataset:
     """Load external data in a published layout into a cached chronoeval dataset.
 
@@ -181,20 +145,23 @@ def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None
     options = {**task.load_params, **coerce_params(params or {}, task.load_params)}
     files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
     stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
-    stamp += _option_files(path, options)
     root = cache_dir() / "datasets" / f"{task.name}-import-{_digest([stamp, options])}"
-    if (root / "manifest.json").is_file():
+    # a file a load option names (images_root) changed since: imported again (core/sources.py)
+    if (root / "manifest.json").is_file() and import_sources.unchanged(root):
         return load_dataset(root)
-    return write_dataset(
-        root,
-        task.load(path, options),
-        suite=task.suite,
-        task=task.name,
-        generator_version=task.version,
-        params={"path": str(path.resolve()), **options},
-        seed=None,
-        source=f"loaded:{path.resolve()}",
-    )
+    with import_sources.recording(path, options) as read:
+        ds = write_dataset(
+            root,
+            task.load(path, options),
+            suite=task.suite,
+            task=task.name,
+            generator_version=task.version,
+            params={"path": str(path.resolve()), **options},
+            seed=None,
+            source=f"loaded:{path.resolve()}",
+        )
+    import_sources.write(root, read)
+    return ds
 
 
 def prepare_dataset(

@@ -10,6 +10,7 @@ user's images_root) and in the imported copy, and ``limit``."""
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import os
@@ -139,7 +140,7 @@ def test_release_image_touched_same_bytes_same_result(
     assert _result(release.run(tmp_path / "r3")) == clean  # imported again: the same dataset
     assert _result(release.run(tmp_path / "r4")) == clean  # and stamped
     root = _imported(tmp_path / "r4")
-    assert root != _imported(tmp_path / "r2") and len(image_checks) == 12
+    assert len(image_checks) == 12  # imported again: its first load checked every image
     # the imported copy touched: checked in full when its item is asked, passes
     copy = _copy_of(root, release.ids[4])
     _touch_back(copy)
@@ -174,8 +175,6 @@ def test_release_image_replaced_is_what_the_run_asks(
     got = _result(res)
     assert got[0] != clean[0]  # another content hash: never the stale copy
     (rec,) = [r for r in res.records if r.item_id == release.ids[1]]
-    import hashlib
-
     asked = json.dumps(rec.prompt)
     assert hashlib.sha256(_jpeg(9)).hexdigest() in asked
     with pytest.raises(Exception, match="configuration"):
@@ -217,6 +216,26 @@ def test_imported_copy_corrupted_stops_part_way_and_resumes(
     assert _result(release.run(run_dir)) == clean
 
 
+def test_imported_copy_deleted_stops_part_way_and_resumes(
+    tmp_path: Path, release: Release, image_checks: list[str]
+) -> None:
+    clean = _stamped(release, tmp_path, image_checks)
+    root = _imported(tmp_path / "r2")
+    copy = _copy_of(root, release.ids[2])
+    good = copy.read_bytes()
+    copy.unlink()
+    run_dir = tmp_path / "r3"
+    with pytest.raises(DataError) as err:
+        release.run(run_dir)
+    line = str(err.value)
+    assert "\n" not in line
+    for part in ("items.jsonl:3", f"item {release.ids[2]!r}", copy.relative_to(root).as_posix()):
+        assert part in line, (part, line)
+    assert _answers(run_dir) == sorted(release.ids[:2])
+    copy.write_bytes(good)
+    assert _result(release.run(run_dir)) == clean
+
+
 def test_limit_checks_only_the_items_asked(
     tmp_path: Path, release: Release, image_checks: list[str]
 ) -> None:
@@ -247,3 +266,52 @@ def test_cli_exit_2_one_line_for_a_corrupted_release_image(
     errors = [x for x in out.splitlines() if release.ids[0] in x]
     assert len(errors) == 1, out
     assert "carving.jsonl:1" in errors[0] and "CHA/Qing/carving/1.jpg" in errors[0]
+
+
+def test_only_the_files_the_loader_looked_up_decide(
+    tmp_path: Path, release: Release, image_checks: list[str]
+) -> None:
+    """The import notes each candidate path it tried (core/sources.py): a file elsewhere under
+    images_root changing keeps the import; one appearing at a path tried before the one used
+    (``CHA/Qing/carving/1.jpg`` before ``Qing/carving/1.jpg``) makes it again."""
+    moved = release.images / "Qing" / "carving" / "1.jpg"
+    moved.parent.mkdir(parents=True)
+    release.files[0].rename(moved)  # found at the second candidate
+    first = _result(release.run(tmp_path / "r1"))
+    manifest = _imported(tmp_path / "r1") / "manifest.json"
+    before = manifest.stat().st_mtime_ns, manifest.stat().st_ino
+    (release.images / "news" / "x.jpg").parent.mkdir()
+    (release.images / "news" / "x.jpg").write_bytes(_jpeg(7))  # looked up by no row
+    _touch_back(release.files[1].parent)
+    assert _result(release.run(tmp_path / "r2")) == first
+    assert _imported(tmp_path / "r2") == _imported(tmp_path / "r1")  # not imported again
+    assert (manifest.stat().st_mtime_ns, manifest.stat().st_ino) == before
+    release.files[0].write_bytes(_jpeg(8))  # appears where the loader looks first
+    res = release.run(tmp_path / "r3")
+    assert _result(res)[0] != first[0]
+    (rec,) = [r for r in res.records if r.item_id == release.ids[0]]
+    assert hashlib.sha256(_jpeg(8)).hexdigest() in json.dumps(rec.prompt)
+
+
+def test_a_collection_with_images_elsewhere_imports_again_when_one_changes(
+    tmp_path: Path, image_checks: list[str]
+) -> None:
+    """A loader that notes nothing (a user collection manifest): the images root named by the
+    option is walked, every file's size and mtime, and a changed one imports again."""
+    images = tmp_path / "photos"
+    images.mkdir()
+    rows = []
+    for i in range(3):
+        (images / f"p{i}.jpg").write_bytes(_jpeg(i))
+        rows.append({"image": f"p{i}.jpg", "year": 1990 + i, "category": "sports", "era": "X"})
+    manifest = tmp_path / "coll" / "photos.jsonl"
+    manifest.parent.mkdir()
+    manifest.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    params = {"images_root": str(images)}
+    first = api.import_data("seeing_year", manifest, params)
+    assert api.import_data("seeing_year", manifest, params).content_hash == first.content_hash
+    (images / "p1.jpg").write_bytes(_jpeg(5))
+    again = api.import_data("seeing_year", manifest, params)
+    assert again.content_hash != first.content_hash
+    shas = {p.sha256 for item in again.items for p in item.images}
+    assert hashlib.sha256(_jpeg(5)).hexdigest() in shas

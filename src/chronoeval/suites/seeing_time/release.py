@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 from typing import Any
 
+from chronoeval.core import sources
 from chronoeval.core.errors import DataError
 from chronoeval.core.imagecheck import check_image_bytes, confine
 from chronoeval.suites.seeing_time.collection import missing_images_error, read_rows
@@ -73,7 +74,7 @@ class ImageFinder:
         for rel in candidates:
             p = confine(self.root, rel, field="image")
             tried.append(rel)
-            if p.is_file():
+            if sources.note(p) is not None:  # a file: the import is made again when it changes
                 data = p.read_bytes()
                 try:
                     check_image_bytes(data)
