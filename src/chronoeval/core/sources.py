@@ -131,10 +131,9 @@ def unchanged(root: Path) -> bool:
         body = json.loads((root / SOURCES).read_text(encoding="utf-8"))
         if body.get("version") != VERSION:
             return False
-        noted, walked = body["noted"], body["walked"]
+        for p, recorded in body["noted"]:
+            if ident(p) != recorded:
+                return False
+        return all(_walk_digest(r) == d for r, d in body["walked"].items())
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return False
-    for p, recorded in noted:
-        if ident(p) != recorded:
-            return False
-    return all(_walk_digest(r) == d for r, d in walked.items())
