@@ -6,9 +6,10 @@ elsewhere (Seeing Time's ``images_root``, an events or split file) whose content
 copies in: when one of those files changes, is replaced or removed, the import is made again, so a
 run never asks a stale copy. Each import writes ``sources.json`` beside its items:
 
-- ``noted``: each file a loader looked up under such a root (:func:`note`, e.g. Seeing Time's
-  ``ImageFinder``: every candidate path it tried), with its size and mtime, or ``null`` where it
-  was absent (a file appearing there changes what the loader would pick);
+- ``noted``: each file a loader looked up under such a root (:func:`note`: Seeing Time's
+  ``ImageFinder``, every candidate path it tried; MINED's loader, each image path), with its size
+  and mtime, or ``null`` where it was absent (a file appearing there changes what the loader would
+  pick);
 - ``walked``: for each such root under which the loader noted nothing, a digest of every file's
   size and mtime under it.
 
