@@ -26,6 +26,7 @@ from typing import Any
 
 from chronoeval import __version__
 from chronoeval.core import deferred_images
+from chronoeval.core import sources as import_sources
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.cache import cache_root
 from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
@@ -145,18 +146,22 @@ def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None
     files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
     stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
     root = cache_dir() / "datasets" / f"{task.name}-import-{_digest([stamp, options])}"
-    if (root / "manifest.json").is_file():
+    # a file a load option names (images_root) changed since: imported again (core/sources.py)
+    if (root / "manifest.json").is_file() and import_sources.unchanged(root):
         return load_dataset(root)
-    return write_dataset(
-        root,
-        task.load(path, options),
-        suite=task.suite,
-        task=task.name,
-        generator_version=task.version,
-        params={"path": str(path.resolve()), **options},
-        seed=None,
-        source=f"loaded:{path.resolve()}",
-    )
+    with import_sources.recording(path, options) as read:
+        ds = write_dataset(
+            root,
+            task.load(path, options),
+            suite=task.suite,
+            task=task.name,
+            generator_version=task.version,
+            params={"path": str(path.resolve()), **options},
+            seed=None,
+            source=f"loaded:{path.resolve()}",
+        )
+    import_sources.write(root, read)
+    return ds
 
 
 def prepare_dataset(

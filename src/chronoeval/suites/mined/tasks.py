@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path, PurePosixPath
 from typing import Any, ClassVar
 
+from chronoeval.core import sources as import_sources
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem
 from chronoeval.core.errors import ChronoevalError, DataError
@@ -92,6 +93,7 @@ class MinedTask(Task):
                     images[rel] = LoadedImage(data, "image/png", "name_card")
                     continue
                 f = confine(root, rel, file=s.file, field=role)
+                import_sources.note(f)  # a change here imports again (core/sources.py)
                 if f.exists():
                     data = read_image_file(f, file=s.file, field=role)
                     images[rel] = LoadedImage(data, sniff_mime(data, rel), "photo")

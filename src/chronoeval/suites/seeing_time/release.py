@@ -10,6 +10,9 @@ The release's pitfalls are fixed here:
 - **Missing images are counted**, never skipped silently: one :class:`DataError` names the file, how
   many images are missing and the first few; with ``allow_missing_images`` the affected items are
   left out and the count is printed as a warning.
+- **An image that does not decode** (corrupt, truncated, not an image) is one :class:`DataError`
+  naming the annotation file and line, the item, the field and the image's path under
+  ``images_root``: never copied into the imported dataset to be asked.
 - Option shuffles are seeded by the task (the release's were unseeded) and recorded per item.
 """
 
@@ -21,9 +24,11 @@ import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
+from typing import Any
 
+from chronoeval.core import sources
 from chronoeval.core.errors import DataError
-from chronoeval.core.imagecheck import confine
+from chronoeval.core.imagecheck import check_image_bytes, confine
 from chronoeval.suites.seeing_time.collection import missing_images_error, read_rows
 
 SHORTCUT_DOMAINS = ("sports", "politics", "electronics", "emergency", "diversity")
@@ -61,14 +66,22 @@ class ImageFinder:
         self.missing: list[str] = []
         self.total = 0
 
-    def find(self, candidates: Iterable[str]) -> Image | None:
+    def find(self, candidates: Iterable[str], **where: Any) -> Image | None:
+        """The first candidate that exists under the root (None, counted, if none does); its bytes
+        decoded in full, else a DataError at ``where`` (file, line, item_id, field)."""
         self.total += 1
         tried = []
         for rel in candidates:
             p = confine(self.root, rel, field="image")
             tried.append(rel)
-            if p.is_file():
-                return Image(p.read_bytes(), p.suffix or ".jpg", rel)
+            if sources.note(p) is not None:  # a file: the import is made again when it changes
+                data = p.read_bytes()
+                try:
+                    check_image_bytes(data)
+                except DataError as exc:
+                    msg = f"{rel} under images_root {self.root}: {exc.detail}"
+                    raise DataError(msg, **where) from None
+                return Image(data, p.suffix or ".jpg", rel)
         self.missing.append(tried[0] if tried else "?")
         return None
 
@@ -122,7 +135,8 @@ def load_localization(path: Path, finder: ImageFinder) -> Iterator[LocalizationR
             for key in LOCALIZATION_KEYS:
                 if not isinstance(row.get(key), str | int) or row.get(key) == "":
                     raise DataError("missing or empty", file=f, line=line, field=key)
-            image = finder.find(path_suffixes(str(row["image"])))
+            where = {"file": f, "line": line, "item_id": f"{f.stem}-{row['id']}", "field": "image"}
+            image = finder.find(path_suffixes(str(row["image"])), **where)
             if image is None:
                 continue
             rows.append(
@@ -174,7 +188,11 @@ def load_sort(path: Path, finder: ImageFinder) -> Iterator[SortRow]:
                 raise DataError(f"needs {n} dynasties", file=f, line=line, field="dynasty_sequence")
             if not isinstance(row.get("prompt"), str):
                 raise DataError("missing", file=f, line=line, field="prompt")
-            images = [finder.find(path_suffixes(str(p))) for p in images_raw]
+            where = {"file": f, "line": line, "item_id": f"sort-{row.get('id', line)}"}
+            images = [
+                finder.find(path_suffixes(str(p)), **where, field=f"images[{k}]")
+                for k, p in enumerate(images_raw)
+            ]
             if any(im is None for im in images):
                 continue
             out.append(
@@ -266,7 +284,7 @@ def load_shortcut(path: Path, finder: ImageFinder) -> Iterator[ShortcutTest]:
                     f"{domain}/{original}",
                     original,
                 ]
-                im = finder.find(cands)
+                im = finder.find(cands, file=f, item_id=f"{domain}-{test}", field=original)
                 if im is not None:
                     images.append(ShortcutImage(year, desc, original, im))
             if len(images) == 2:
@@ -335,9 +353,13 @@ def load_news(path: Path, finder: ImageFinder) -> Iterator[NewsTest]:
                         field="images",
                     )
                 new = str(im.get("new_name", f"{k}.jpg"))
-                got = finder.find(
-                    [f"{domain}/{tid}/{new}", f"{tid}/{new}", f"{domain}/{im.get('original_name')}"]
-                )
+                cands = [
+                    f"{domain}/{tid}/{new}",
+                    f"{tid}/{new}",
+                    f"{domain}/{im.get('original_name')}",
+                ]
+                where = {"file": f, "line": line, "item_id": f"{domain}-{tid}"}
+                got = finder.find(cands, **where, field=f"images[{k - 1}]")
                 if got is not None:
                     found.append(NewsImage(k, int(im["year"]), str(im.get("original_name")), got))
             if len(found) != 4:
@@ -380,7 +402,7 @@ def load_news_year(path: Path, finder: ImageFinder) -> Iterator[DatedImage]:
     files = _files(
         path, "news/*/*-MMT-test-information.json", "*/*-MMT-test-information.json", "*.json"
     )
-    seen: dict[tuple[str, str], tuple[int, list[str], str]] = {}
+    seen: dict[tuple[str, str], tuple[int, list[str], tuple[Path, int]]] = {}
     for f in files:
         domain = f.parent.name
         for line, row in read_rows(f):
@@ -424,10 +446,10 @@ def load_news_year(path: Path, finder: ImageFinder) -> Iterator[DatedImage]:
                 if key in seen:
                     seen[key][1].extend(cands)
                 else:
-                    seen[key] = (year, cands, f"{f.name}:{line}")
+                    seen[key] = (year, cands, (f, line))
     out = []
-    for (domain, original), (year, cands, _where) in sorted(seen.items()):
-        im = finder.find(list(dict.fromkeys(cands)))
+    for (domain, original), (year, cands, (f, line)) in sorted(seen.items()):
+        im = finder.find(list(dict.fromkeys(cands)), file=f, line=line, field=original)
         if im is not None:
             out.append(DatedImage(domain, original, year, im))
     finder.finish(Path(path))

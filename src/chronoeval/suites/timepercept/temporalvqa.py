@@ -74,17 +74,17 @@ def _rows(root: Path, config: str) -> Iterator[tuple[str, int, dict[str, Any]]]:
             yield str(f), i, row
 
 
-def _image(cell: Any, file: str, row: int, field: str) -> Image.Image:
+def _image(cell: Any, file: str, row: int, field: str, item_id: str) -> Image.Image:
+    """A row's image cell decoded; a DataError names the file, row, item (id prefix) and field."""
+    where = {"file": file, "line": row, "item_id": item_id, "field": field}
     data = cell.get("bytes") if isinstance(cell, dict) else cell
     if not isinstance(data, bytes | bytearray):
-        raise DataError("no image bytes", file=file, line=row, field=field)
+        raise DataError("no image bytes", **where)
     try:
         with Image.open(io.BytesIO(data)) as im:
             return im.convert("RGB")
     except Exception as exc:
-        raise DataError(
-            f"unreadable image ({type(exc).__name__})", file=file, line=row, field=field
-        ) from None
+        raise DataError(f"unreadable image ({type(exc).__name__})", **where) from None
 
 
 def _side_by_side(a: Image.Image, b: Image.Image) -> Image.Image:
@@ -156,12 +156,13 @@ class TemporalVQAOrder(_TVQA):
             label = str(row.get("label", "")).strip().capitalize()
             if label not in ("First", "Second"):
                 raise DataError("label must be First or Second", file=file, line=i, field="label")
-            a = _image(row.get("image_1"), file, i, "image_1")
-            b = _image(row.get("image_2"), file, i, "image_2")
+            stem = f"tvqa-order-{Path(file).stem}-{i:05d}"  # the row's two items: -ab, -ba
+            a = _image(row.get("image_1"), file, i, "image_1", stem)
+            b = _image(row.get("image_2"), file, i, "image_2", stem)
             for swap in (False, True):
                 first, second = (b, a) if swap else (a, b)
                 gold = label if not swap else ("Second" if label == "First" else "First")
-                iid = f"tvqa-order-{Path(file).stem}-{i:05d}-{'ba' if swap else 'ab'}"
+                iid = f"{stem}-{'ba' if swap else 'ab'}"
                 if concat:
                     part, rel, data = image_part(
                         f"{iid}.png", encode_png(_side_by_side(first, second))
@@ -241,9 +242,9 @@ class TemporalVQATimelapse(_TVQA):
                     line=i,
                     field="label",
                 )
-            a = _image(row.get("image_1"), file, i, "image_1")
-            b = _image(row.get("image_2"), file, i, "image_2")
             iid = f"tvqa-timelapse-{Path(file).stem}-{i:05d}"
+            a = _image(row.get("image_1"), file, i, "image_1", iid)
+            b = _image(row.get("image_2"), file, i, "image_2", iid)
             part, rel, data = image_part(f"{iid}.png", encode_png(_side_by_side(a, b)))
             yield BuiltItem(
                 Item(
