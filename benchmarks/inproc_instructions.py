@@ -8,7 +8,8 @@ the in-process ``constant`` backend on the same ClockQA items, then one run or `
 the difference of their totals divided by ``--runs`` is one warm run's instructions (imports,
 compiling and warm-up cancel). OpenBLAS's idle worker thread (``blas_thread_server``) spins for a
 scheduling-dependent while after numpy calls; its instructions are left out of every total.
-Between processes of one tree the per-run figure moved by up to ~8 M (about 1%) in session 9.
+In session 9 the figure repeated to ~0.2% between pairs of processes of one tree (before:
+826.3-828.1 M per run of 2,000 items; after: 785.0-787.4 M).
 
     python benchmarks/inproc_instructions.py /tmp/before/src src --n 2000 --runs 3 [--seed 0]
 
