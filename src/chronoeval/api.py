@@ -418,16 +418,20 @@ def run(
             items_by_key.update({(name, it.id): it for it in ds.items})
             memo.datasets[name] = ds
 
+            request_options = config["tasks"][name].get("request_options")
+
             def make_job(
-                item: Item, name: str = name, ds: Dataset = ds, backend: Any = backend
+                item: Item,
+                name: str = name,
+                root: Path = ds.root,
+                identity: str = backend.identity,
+                options: Any = request_options,
+                keys: dict[tuple[str, str], str] = memo.keys,
             ) -> Job:
                 deferral.check(item)  # its images, before its request is made (a DataError)
-                req = item_request(
-                    item, generation, ds.root, config["tasks"][name].get("request_options")
-                )
-                job = Job(req.key(backend.identity), item.id, name, req)
-                memo.keys[(name, item.id)] = job.key
-                return job
+                req = item_request(item, generation, root, options)
+                key = keys[(name, item.id)] = req.key(identity)
+                return Job(key, item.id, name, req)
 
             # each job made when a worker takes it: the first requests go out at once
             jobs = JobList(shard.select(ds.items) if shard else ds.items, make_job)

@@ -16,10 +16,11 @@ import pytest
 
 from chronoeval import api
 from chronoeval.core import deferred_images, verified
-from chronoeval.core.dataset import load_dataset
+from chronoeval.core.dataset import BuiltItem, image_part, load_dataset
 from chronoeval.core.errors import DataError
+from chronoeval.core.items import Item, Message, TextPart, user_message
 from chronoeval.models.registry import BackendOptions
-from helpers import age_file, make_clock_dataset
+from helpers import age_file, make_clock_dataset, tiny_clock_png, write_test_dataset
 
 
 def _touch_back(img: Path) -> None:
@@ -242,3 +243,37 @@ def test_a_dataset_changed_during_the_run_is_not_stamped_by_it(
     age_file(ds.root / "items.jsonl", seconds=-10)  # edited while the run asked
     deferral.record()
     assert stamp.read_bytes() == before
+
+
+def test_the_deferred_check_finds_a_changed_image_among_several_in_its_messages(
+    tmp_path: Path, checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Items with an image in each of two messages (text between): one changed image, the
+    second of its item, is the one checked in full and named, as the load would name it."""
+    built = []
+    for i in range(3):
+        first, rel1, data1 = image_part(f"a{i}.png", tiny_clock_png(i))
+        second, rel2, data2 = image_part(f"b{i}.png", tiny_clock_png(10 + i))
+        messages = (
+            user_message(first, TextPart("the first clock")),
+            Message("assistant", (TextPart("seen"),)),
+            user_message(TextPart("and this one?"), second),
+        )
+        built.append(BuiltItem(Item(f"m{i}", "lost_in_time", "clockqa", messages, "1:00:00"),
+                               {rel1: data1, rel2: data2}))  # fmt: skip
+    ds = write_test_dataset(tmp_path / "d", built)
+    load_dataset(ds.root)
+    assert len(checks) == 6
+    _corrupt(ds.root / "images" / "b1.png")
+    with deferred_images.collecting() as deferral:
+        again = load_dataset(ds.root)
+    assert len(checks) == 6 and len(deferral) == 3
+    deferral.check(again.items[0])  # both covered: no full check
+    assert len(checks) == 6
+    with pytest.raises(DataError) as err:
+        deferral.check(again.items[1])
+    assert checks[6:] == ["images/b1.png"]  # only the changed one, the item's second image
+    monkeypatch.setenv("CHRONOEVAL_VERIFY_ALWAYS", "1")  # a full load: the same one line
+    with pytest.raises(DataError) as full:
+        load_dataset(ds.root)
+    assert str(err.value) == str(full.value)

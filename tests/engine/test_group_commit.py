@@ -175,3 +175,33 @@ def test_reading_an_image_stays_inside_its_root(tmp_path: Path) -> None:
                 req.read_image(bad)
         with pytest.raises(FileNotFoundError):
             req.read_image("images/missing.png")
+
+
+def test_put_many_with_no_secret_set_still_redacts_url_credentials(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """With no secret in the environment, put_many stores a plain text as it is and still takes
+    a URL's credentials out of texts, errors and turns (the checked store's error too)."""
+    import os
+
+    from chronoeval.core import redact
+
+    for name in list(os.environ):
+        if redact._SECRET_NAME.search(name):
+            monkeypatch.delenv(name)
+    assert redact.secret_values() == []
+    url, kept = "see https://ann:s3cret@h.example/v1 now", "see https://***@h.example/v1 now"
+    rows = [
+        store_row("plain", text="10:10:00"),
+        store_row("url", text=url),
+        store_row("turns", text="ok", turns=[{"role": "tool", "output": url}]),
+        store_row("error", text=None, error=f"HTTP 401 from {url}"),
+    ]
+    with open_store(tmp_path) as store:
+        offered = {r.key: r for r in store.put_many(rows)}
+        kept_rows = store.all()
+    for got in (offered, kept_rows):
+        assert got["plain"].text == "10:10:00"
+        assert got["url"].text == kept
+        assert got["turns"].turns == [{"role": "tool", "output": kept}]
+        assert got["error"].error == f"HTTP 401 from {kept}" and got["error"].text is None

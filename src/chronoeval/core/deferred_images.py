@@ -32,7 +32,7 @@ from pathlib import Path
 
 from chronoeval.core import verified
 from chronoeval.core.image_checks import ImageChecks
-from chronoeval.core.items import Item
+from chronoeval.core.items import ImagePart, Item
 from chronoeval.core.verified import Stamp
 
 _current: ContextVar[Deferral | None] = ContextVar("chronoeval_deferred_images", default=None)
@@ -64,12 +64,18 @@ class DeferredLoad:
 
     def check(self, item: Item, lineno: int) -> None:
         """The checks the load skipped for ``item`` (on line ``lineno``); a DataError if one fails."""
-        uncovered = [
-            (i, part)
-            for i, part in enumerate(item.images)
-            if not self.stamp.covers(part.path, part.sha256)
-        ]
-        if not uncovered:
+        covers = self.stamp.covers
+        uncovered = None  # the common case, every image covered: no list, no Item.images
+        i = -1
+        for m in item.messages:
+            for part in m.content:
+                if isinstance(part, ImagePart):
+                    i += 1  # the image's index in Item.images (the order of the load's checks)
+                    if not covers(part.path, part.sha256):
+                        if uncovered is None:
+                            uncovered = []
+                        uncovered.append((i, part))
+        if uncovered is None:
             return
         # the load's own checker (a bomb is an error, the first failure raised in order)
         with ImageChecks(self.full_check, threads=1) as checks:

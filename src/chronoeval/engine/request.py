@@ -62,7 +62,12 @@ class GenerationConfig:
         return cls(**{k: v for k, v in obj.items() if k in cls.__dataclass_fields__})
 
 
-@dataclass(frozen=True)
+_NEW_CONFIG: Any = object()
+"""``Request``'s default configuration: a new ``GenerationConfig()`` per request, as the field's
+``default_factory`` says."""
+
+
+@dataclass(frozen=True, init=False)
 class Request:
     messages: tuple[Message, ...]
     config: GenerationConfig = field(default_factory=GenerationConfig)
@@ -70,6 +75,21 @@ class Request:
     """Directory that ImagePart paths are relative to (a dataset directory)."""
     inline_images: dict[str, bytes] | None = None
     """Image bytes by part path, for requests that arrived with the images inside (the server)."""
+
+    def __init__(
+        self,
+        messages: tuple[Message, ...],
+        config: GenerationConfig = _NEW_CONFIG,
+        image_root: Path | None = None,
+        inline_images: dict[str, bytes] | None = None,
+    ) -> None:
+        # the generated frozen __init__ sets each field through object.__setattr__; a run makes
+        # one request per item, and writing the instance's dict directly costs half as much
+        fields = self.__dict__
+        fields["messages"] = messages
+        fields["config"] = GenerationConfig() if config is _NEW_CONFIG else config
+        fields["image_root"] = image_root
+        fields["inline_images"] = inline_images
 
     def read_image(self, path: str) -> bytes:
         if self.inline_images is not None and path in self.inline_images:

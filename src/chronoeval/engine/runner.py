@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,12 +37,21 @@ GROUP_COMMIT = 256
 """The most answers committed in one transaction (engine/store.py ``put_many``)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Job:
     key: str
     item_id: str
     task: str
     request: Request
+
+    def __init__(self, key: str, item_id: str, task: str, request: Request) -> None:
+        # one per item: the instance's dict written directly, at half the cost of the generated
+        # frozen __init__ (object.__setattr__ per field); frozen as before once made
+        fields = self.__dict__
+        fields["key"] = key
+        fields["item_id"] = item_id
+        fields["task"] = task
+        fields["request"] = request
 
 
 @dataclass
@@ -131,16 +140,23 @@ async def run_jobs(
             for job, resp in zip(batch_jobs, written, strict=True):
                 on_stored(job, resp)
 
-    async def stored(job: Job, **fields: Any) -> None:
+    def stored(job: Job, **fields: Any) -> Awaitable[None] | None:
+        """Offer an outcome to the group commit; returns what to await when this answer is the
+        first of its turn of the loop (it commits the turn's answers), else None: committed
+        already (a full group) or joining a commit under way, with no coroutine made for it."""
         nonlocal committing
         pending.append((job.key, fields))
         pending_jobs.append(job)
         if len(pending) >= GROUP_COMMIT:
             commit()
-            return
+            return None
         if committing:
-            return
+            return None
         committing = True
+        return first_of_turn()
+
+    async def first_of_turn() -> None:
+        nonlocal committing
         try:
             await asyncio.sleep(0)  # answers ready in this turn of the loop join the transaction
         finally:
@@ -163,7 +179,7 @@ async def run_jobs(
                     await asyncio.sleep(retry.delay(attempt, exc.retry_after, rng))
                     attempt += 1
                     continue
-                await stored(
+                waiting = stored(
                     job,
                     item_id=job.item_id,
                     task=job.task,
@@ -176,12 +192,14 @@ async def run_jobs(
                     attempts=attempt + 1,
                     turns=getattr(exc, "turns", None),
                 )
+                if waiting is not None:
+                    await waiting
                 summary.errors += 1
                 if len(summary.error_messages) < 5:
                     summary.error_messages.append(f"{job.item_id}: {exc}")
                 ok = False
             else:
-                await stored(
+                waiting = stored(
                     job,
                     item_id=job.item_id,
                     task=job.task,
@@ -194,6 +212,8 @@ async def run_jobs(
                     attempts=attempt + 1,
                     turns=resp.turns or None,
                 )
+                if waiting is not None:
+                    await waiting
                 summary.answered += 1
                 ok = True
             summary.called += 1

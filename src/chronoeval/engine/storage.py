@@ -64,10 +64,11 @@ class CheckedStore(RunStore):
 
     # ``put`` is ``put_many`` of one outcome (RunStore.put): its errors are checked there
     def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> list[StoredResponse]:
-        outcomes = [
-            (k, {**o, "error": redact_text(o["error"])} if o.get("error") else o)
-            for k, o in outcomes
-        ]
+        if any(o.get("error") for _, o in outcomes):  # else every outcome as it is
+            outcomes = [
+                (k, {**o, "error": redact_text(o["error"])} if o.get("error") else o)
+                for k, o in outcomes
+            ]
         with storage_errors(self.path, "storing an answer"):
             return super().put_many(outcomes)
 

@@ -295,8 +295,15 @@ class RunStore:
         now = time.time()
         rows = []
         for key, o in outcomes:
-            text, error = redact(o["text"], secrets), redact(o["error"], secrets)
-            turns = redact(o.get("turns"), secrets)
+            text, error, turns = o["text"], o["error"], o.get("turns")
+            # what redact leaves as it is, not walked: None, and with no secret set, a string
+            # without "@" (a URL's credentials are redacted whatever the secrets)
+            if text is not None and (secrets or type(text) is not str or "@" in text):
+                text = redact(text, secrets)
+            if error is not None:
+                error = redact(error, secrets)
+            if turns is not None:
+                turns = redact(turns, secrets)
             rows.append(
                 (
                     key,
