@@ -71,12 +71,11 @@ def keeps_hands(scene: cr._Scene, alt: cr._Scene | None, radius: float) -> bool:
 def centre_look_better(scene: cr._Scene, alt: cr._Scene | None, radius: float) -> bool:
     """Whether the look ``alt`` from the outline's centre replaces ``scene`` (the look from the
     first pivot guess, fewer than three rays): it shows more rays and not clearly less hand."""
-    return (
-        alt is not None
-        and len(alt.rays) > len(scene.rays)
-        and not shows_less_hand(scene, alt, radius)
-        and axes_miss(alt) <= axes_miss(scene)
-    )
+    if alt is None or len(alt.rays) <= len(scene.rays) or shows_less_hand(scene, alt, radius):
+        return False
+    # clearly more hand from there (a thin hand the first guess cut short), or hands whose axes
+    # pass the centre no worse than the first look's pass the first guess
+    return shows_less_hand(alt, scene, radius) or axes_miss(alt) <= axes_miss(scene)
 
 
 def _hour_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
