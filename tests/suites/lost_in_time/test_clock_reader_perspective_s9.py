@@ -7,8 +7,8 @@ project's renderer or its distortion). A tilt moves the dial centre's image (the
   the first look, from the cap, shows two rays; the reader looked again from the outline's
   centre, which lies on the minute hand there, and took that look for its three "rays" (the
   minute hand cut in two at a point beside the pivot): 11:00 read 6:00. Now that look is taken
-  only where its rays' axes pass its pivot no worse than the first look's and it does not show
-  clearly less hand (``clock_perspective.centre_look_better``).
+  only where it does not show clearly less hand and either shows clearly more or its rays' axes
+  pass its pivot no worse than the first look's (``clock_perspective.centre_look_better``).
 - A dial with twelve ticks and a wide hour bar pointing past the outline's centre: the first
   pivot guess (the thickest ink) lies on the bar, 30-60 px from the cap; the marks taken around
   it miss the far side's ticks, and no crossing of opposite marks corrected it (11:27 read

@@ -10,23 +10,31 @@ a 200 px radius) from the cap, where the first guess had been right. Seen from t
 hands are no longer straight rays out of the pivot; they were lost, and the extra "rays" were a
 tail and stubs (whole hours read six hours off: 11:00 read 5:55).
 
-The true pivot shows every hand out to its tip. The look from the outline's centre is now taken
-only where it does not show clearly less hand than the first look
-(:func:`clock_confirm.shows_less_hand`, the three longest rays together ``LESS_HAND`` of the
-radius shorter), the test the reader already applies to a move to the marks' crossing.
+The true pivot shows every hand out to its tip, and every hand's axis passes through it. The look
+from the outline's centre is now taken only where it does not show clearly less hand than the
+first look (:func:`clock_confirm.shows_less_hand`, the three longest rays together ``LESS_HAND``
+of the radius shorter, the test the reader already applies to a move to the marks' crossing) and
+either shows clearly more hand (a thin hand the first guess cut short: the look's purpose) or its
+rays' fitted axes pass its pivot no worse than the first look's pass theirs (:func:`axes_miss`;
+on a plain tilted dial the outline's centre can lie on the minute hand, which then shows as two
+rays, more "hand" than from the cap). Where three hands' axes miss one point (hands drawn beside
+their pivot) the outline's centre is likewise taken only where it shows no clearly less hand
+(:func:`keeps_hands`).
 
 The marks' crossing seen from the outline's centre. The reader places the pivot where the lines
 joining opposite hours' marks cross, with the marks taken around its pivot guess (the ink within
-``MARK_ZONE`` of the radius of it, inside the look's crop). When that guess sits on a hand 10-30 px
-from the cap (a wide bar hand is thicker than the cap; a tilt moves the cap that far from the
-outline's centre), the marks on the far side lie beyond that zone, only one side's hours show, no
-four opposite pairs form and the pivot is not corrected (ticks-only dials read with the hands
-seen from a point on the hour hand: 7:41 read 7:42, 4:56 read 4:57, 11:00 read 5:55). Where
-that happens the marks are taken again around the outline's centre, over the whole normalised
-dial, out to ``MARK_OUTER`` of the radius (:func:`outline_mark_centre`); their crossing is then
-used as the reader uses the first one (moved to when the hands do not confirm the guess and the
-look from there does not show clearly less hand), however far the guess was, and only where the
-hands' axes pass the crossing no worse than they pass the guess (:func:`outline_crossing_look`).
+``MARK_ZONE`` of the radius of it, inside the look's crop). When that guess sits on a wide hand
+15-45 px from the cap (a wide bar hand is thicker than the cap; a tilt moves the cap up to ~25 px
+from the outline's centre), the marks on the far side lie beyond that zone, only one side's hours
+show, no four opposite pairs form and the pivot is not corrected (ticks-only dials read with the
+hands seen from a point on the hour hand: 7:41 read 7:42, 4:56 read 4:57). Where that happens
+the marks are taken again around the outline's centre, over the whole normalised dial
+(:func:`outline_mark_centre`), each hour's centroid in a window narrowed to ``NARROW`` degrees
+once centred on its mark (the reader's 11-degree window takes the neighbouring minute ticks,
+which a tilt spaces unevenly, and put the crossing 3-7 px off the cap). The crossing is moved to
+as the reader moves to its own (where the hands do not confirm the guess and the look from there
+does not show clearly less hand), however far the guess was, and only where the hands' axes pass
+the crossing no worse than they pass the guess (:func:`outline_crossing_look`).
 Pixels only.
 """
 
