@@ -956,7 +956,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             # Hands drawn beside their pivot (off-centre rectangles, no cap): neither their
             # thickest ink nor their axes mark the pivot; the outline's centre does.
             if math.hypot(cx - centre, cy - centre) > 1.5:
-                scene = _look(rgb, centre, centre, radius) or scene
+                from chronoeval.suites.lost_in_time.clock_perspective import keeps_hands
+
+                alt = _look(rgb, centre, centre, radius)
+                scene = alt if keeps_hands(scene, alt, radius) else scene  # s9-19g
             break
         if meet is None or not 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
             break
@@ -973,7 +976,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         # a thin hand's ray misses its ink. The outline's centre, when it shows more hands
         # (and their axes then meet near it), is the better pivot.
         alt = _look(rgb, centre, centre, radius)
-        if alt is not None and len(alt.rays) > len(scene.rays):
+        from chronoeval.suites.lost_in_time.clock_perspective import centre_look_better
+
+        if centre_look_better(scene, alt, radius):  # not where it loses hands (s9-19g)
             scene = alt
             meet = _axes_meet(scene)
             if (
@@ -990,6 +995,15 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
     points = _mark_points(offsets)
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
+    if mc is None and points is not None:  # ... seen around the outline's centre (s9-19g)
+        from chronoeval.suites.lost_in_time.clock_perspective import outline_crossing_look
+
+        alt = outline_crossing_look(rgb, full_ink, scene, radius, centre)
+        if alt is not None:
+            scene = alt
+            marks = _mark_ink(scene.ink, scene.hands, radius)
+            offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
+            points = _mark_points(offsets)
     from chronoeval.suites.lost_in_time.clock_confirm import hands_confirm_pivot
 
     if mc is not None:

@@ -1,0 +1,155 @@
+"""Pivots under a perspective view (part of the clock reader,
+:mod:`chronoeval.suites.lost_in_time.clock_reader`, reader step 3; session 9).
+
+When fewer than three hands show from the first pivot guess (the thickest ink near the
+outline's centre), the reader looks again from the outline's centre, which it takes when more
+rays show from there: a thick hand can pull the first guess a few pixels along its own axis, and
+from there a thin hand's ray misses its ink. Under a perspective view the outline's centre is not
+the dial centre's image: on a tilted plain dial (no marks to place the centre) it lay 8-20 px (of
+a 200 px radius) from the cap, where the first guess had been right. Seen from there the long
+hands are no longer straight rays out of the pivot; they were lost, and the extra "rays" were a
+tail and stubs (whole hours read six hours off: 11:00 read 5:55).
+
+The true pivot shows every hand out to its tip, and every hand's axis passes through it. The look
+from the outline's centre is now taken only where it does not show clearly less hand than the
+first look (:func:`clock_confirm.shows_less_hand`, the three longest rays together ``LESS_HAND``
+of the radius shorter, the test the reader already applies to a move to the marks' crossing) and
+either shows clearly more hand (a thin hand the first guess cut short: the look's purpose) or its
+rays' fitted axes pass its pivot no worse than the first look's pass theirs (:func:`axes_miss`;
+on a plain tilted dial the outline's centre can lie on the minute hand, which then shows as two
+rays, more "hand" than from the cap). Where three hands' axes miss one point (hands drawn beside
+their pivot) the outline's centre is likewise taken only where it shows no clearly less hand
+(:func:`keeps_hands`).
+
+The marks' crossing seen from the outline's centre. The reader places the pivot where the lines
+joining opposite hours' marks cross, with the marks taken around its pivot guess (the ink within
+``MARK_ZONE`` of the radius of it, inside the look's crop). When that guess sits on a wide hand
+15-45 px from the cap (a wide bar hand is thicker than the cap; a tilt moves the cap up to ~25 px
+from the outline's centre), the marks on the far side lie beyond that zone, only one side's hours
+show, no four opposite pairs form and the pivot is not corrected (ticks-only dials read with the
+hands seen from a point on the hour hand: 7:41 read 7:42, 4:56 read 4:57). Where that happens
+the marks are taken again around the outline's centre, over the whole normalised dial
+(:func:`outline_mark_centre`), each hour's centroid in a window narrowed to ``NARROW`` degrees
+once centred on its mark (the reader's 11-degree window takes the neighbouring minute ticks,
+which a tilt spaces unevenly, and put the crossing 3-7 px off the cap). The crossing is moved to
+as the reader moves to its own (where the hands do not confirm the guess and the look from there
+does not show clearly less hand), however far the guess was, and only where the hands' axes pass
+the crossing no worse than they pass the guess (:func:`outline_crossing_look`).
+Pixels only.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from chronoeval.suites.lost_in_time import clock_reader as cr
+from chronoeval.suites.lost_in_time.clock_confirm import hands_confirm_pivot, shows_less_hand
+
+NARROW = 4.0  # degrees either side of an hour's mark, once centred on it
+FAR = 0.2  # the crossing seen around the outline's centre lies this close to it (of the radius)
+
+
+def axes_miss(scene: cr._Scene) -> float:
+    """How far (px) the fitted axes of ``scene``'s three longest rays (their straight middle,
+    0.3-0.85 of each ray, as :func:`clock_reader._axes_meet` fits them) pass from the pivot they
+    were seen from, the worst of them; inf where no ray has enough points."""
+    worst = -1.0
+    for t in scene.rays[:3]:
+        r, c, _ = t.arrays()
+        keep = (r >= 0.3 * t.tip) & (r <= 0.85 * t.tip)
+        if keep.sum() < 6:
+            continue
+        a = np.radians(c[keep] * cr.BIN_DEG)
+        pts = np.column_stack([r[keep] * np.sin(a), -r[keep] * np.cos(a)])
+        mean = pts.mean(axis=0)
+        _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
+        d = vt[0]
+        worst = max(worst, abs(float(mean[0] * d[1] - mean[1] * d[0])))
+    return worst if worst >= 0 else float("inf")
+
+
+def keeps_hands(scene: cr._Scene, alt: cr._Scene | None, radius: float) -> bool:
+    """Whether the look ``alt`` from the outline's centre, where ``scene``'s hands' axes clearly
+    miss one point, may replace ``scene``: it shows hands, and not clearly less hand."""
+    return alt is not None and not shows_less_hand(scene, alt, radius)
+
+
+def centre_look_better(scene: cr._Scene, alt: cr._Scene | None, radius: float) -> bool:
+    """Whether the look ``alt`` from the outline's centre replaces ``scene`` (the look from the
+    first pivot guess, fewer than three rays): it shows more rays and not clearly less hand."""
+    if alt is None or len(alt.rays) <= len(scene.rays) or shows_less_hand(scene, alt, radius):
+        return False
+    # clearly more hand from there (a thin hand the first guess cut short), or hands whose axes
+    # pass the centre no worse than the first look's pass the first guess
+    return shows_less_hand(alt, scene, radius) or axes_miss(alt) <= axes_miss(scene)
+
+
+def _hour_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+    """As :func:`clock_reader._mark_points`, but each hour's window narrows to NARROW degrees
+    either side after two steps at 11 (on the mark): a wider window takes the neighbouring
+    minute ticks, which a tilt spaces unevenly, and pulls the hour's centroid to one side."""
+    dx, dy = offsets
+    if len(dx) < 60:
+        return None
+    ang = np.degrees(np.arctan2(dx, -dy)) % 360.0
+    pts = np.full((12, 2), np.nan)
+    for k in range(12):
+        guess = 30.0 * k
+        for step in range(5):
+            half = 11.0 if step < 2 else NARROW
+            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= half
+            if near.sum() < 5:
+                break
+            mx, my = dx[near].mean(), dy[near].mean()
+            guess = math.degrees(math.atan2(mx, -my))
+        else:
+            pts[k] = mx, my
+    return pts
+
+
+def outline_mark_centre(
+    full_ink: np.ndarray, scene: cr._Scene, radius: float, centre: float
+) -> tuple[float, float] | None:
+    """The marks' crossing (:func:`clock_reader._mark_centre`) with the marks taken around the
+    outline's centre (``centre``, ``centre`` in the normalised image; the ink from 0.45 of MARK_ZONE
+    to MARK_ZONE of the ``radius``, :func:`clock_reader._mark_offsets`) from ``full_ink`` (the
+    normalised image's ink) less the hands of ``scene``, each hour's centroid in a window of
+    NARROW degrees (:func:`_hour_points`); in ``scene``'s crop coordinates, as the reader's own
+    crossing is. None where it is not found or lies FAR of the radius or further from the
+    outline's centre (a tilt moves the dial centre's image up to ~0.15 of the radius from it)."""
+    ink = full_ink.copy()
+    x0, y0 = scene.origin
+    h, w = scene.hands.shape
+    ink[y0 : y0 + h, x0 : x0 + w][scene.hands > 0] = 0
+    marks = cr._mark_ink(ink, np.zeros_like(ink), radius)
+    offsets = cr._mark_offsets(marks, (centre, centre), cr.MARK_ZONE * radius)
+    mc = cr._mark_centre(_hour_points(offsets), (centre, centre), cr.MARK_ZONE * radius)
+    if mc is None or math.hypot(mc[0] - centre, mc[1] - centre) >= FAR * radius:
+        return None
+    return mc[0] - x0, mc[1] - y0
+
+
+def outline_crossing_look(
+    rgb: np.ndarray, full_ink: np.ndarray, scene: cr._Scene, radius: float, centre: float
+) -> cr._Scene | None:
+    """The look from the marks' crossing seen around the outline's centre
+    (:func:`outline_mark_centre`), where it replaces ``scene``: the crossing lies more than
+    ``MARK_PIVOT_MIN`` px from ``scene``'s pivot, the hands do not confirm that pivot
+    (:func:`clock_confirm.hands_confirm_pivot`), and the look from the crossing does not show
+    clearly less hand and its rays' axes pass its pivot no worse than ``scene``'s pass theirs
+    (:func:`axes_miss`: the crossing of marks taken over a whole strongly tilted dial can lie
+    3-5 px beside the cap, and a first guess that was right stays). None otherwise."""
+    mc = outline_mark_centre(full_ink, scene, radius, centre)
+    if mc is None:
+        return None
+    px, py = scene.pivot
+    if math.hypot(mc[0] - px, mc[1] - py) <= cr.MARK_PIVOT_MIN or hands_confirm_pivot(
+        scene, radius
+    ):
+        return None
+    alt = cr._look(rgb, mc[0] + scene.origin[0], mc[1] + scene.origin[1], radius)
+    if alt is None or shows_less_hand(scene, alt, radius) or axes_miss(alt) > axes_miss(scene):
+        return None
+    return alt
