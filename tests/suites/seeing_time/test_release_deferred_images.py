@@ -315,3 +315,49 @@ def test_a_collection_with_images_elsewhere_imports_again_when_one_changes(
     assert again.content_hash != first.content_hash
     shas = {p.sha256 for item in again.items for p in item.images}
     assert hashlib.sha256(_jpeg(5)).hexdigest() in shas
+
+
+def _asked_sha(ds, item_id: str) -> str:  # type: ignore[no-untyped-def]
+    (item,) = [i for i in ds.items if i.id == item_id]
+    return item.images[0].sha256
+
+
+def test_a_symlink_re_pointed_inside_images_root_imports_again(
+    tmp_path: Path, release: Release, image_checks: list[str]
+) -> None:
+    """``CHA/Qing/carving`` a symlink to ``v1``, re-pointed to ``v2`` (stays inside images_root):
+    the path looked up is noted, not its old target, so the new image is what is imported."""
+    carving = release.files[0].parent
+    v1, v2 = release.images / "v1", release.images / "v2"
+    carving.rename(v1)
+    v2.mkdir()
+    for f in v1.iterdir():
+        (v2 / f.name).write_bytes(_jpeg(9) if f.name == "1.jpg" else f.read_bytes())
+    carving.symlink_to(v1)
+    params = {"images_root": str(release.images)}
+    first = api.import_data(TASK, release.data, params)
+    assert _asked_sha(first, release.ids[0]) == hashlib.sha256(_jpeg(0)).hexdigest()
+    carving.unlink()
+    carving.symlink_to(v2)
+    again = api.import_data(TASK, release.data, params)
+    assert _asked_sha(again, release.ids[0]) == hashlib.sha256(_jpeg(9)).hexdigest()
+
+
+def test_a_release_image_replaced_by_rename_same_size_and_mtime_imports_again(
+    tmp_path: Path, release: Release, image_checks: list[str]
+) -> None:
+    """``rsync -a`` or ``tar x``: a new file renamed over the old one with the same size and
+    mtime. The inode differs, so it imports again."""
+    params = {"images_root": str(release.images)}
+    first = api.import_data(TASK, release.data, params)
+    victim, new = release.files[0], _jpeg(7)
+    assert len(new) == victim.stat().st_size
+    part = victim.with_name(".1.jpg.part")
+    part.write_bytes(new)
+    st = victim.stat()
+    os.utime(part, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(part, victim)
+    assert victim.stat().st_mtime_ns == st.st_mtime_ns
+    again = api.import_data(TASK, release.data, params)
+    assert again.content_hash != first.content_hash
+    assert _asked_sha(again, release.ids[0]) == hashlib.sha256(new).hexdigest()
