@@ -361,3 +361,44 @@ def test_a_release_image_replaced_by_rename_same_size_and_mtime_imports_again(
     again = api.import_data(TASK, release.data, params)
     assert again.content_hash != first.content_hash
     assert _asked_sha(again, release.ids[0]) == hashlib.sha256(new).hexdigest()
+
+
+def test_a_re_import_while_a_run_asks_from_the_folder(
+    tmp_path: Path, release: Release, image_checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/architecture.md: another run imports again (an image changed under images_root) while
+    this one is asking from the imported folder. This run stops with one line at the item whose
+    copy is gone, keeps the answers before it; its directory belongs to the old data, so the same
+    command is refused and a new run directory gives the new data's results."""
+    from chronoeval.models import registry
+    from chronoeval.models.local import FunctionBackend
+
+    _stamped(release, tmp_path, image_checks)
+    params = {"images_root": str(release.images)}
+    calls: list[int] = []
+
+    def answer(_request) -> str:  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:  # another run, meanwhile: item 5's image replaced, imported again
+            release.files[4].write_bytes(_jpeg(9))
+            api.import_data(TASK, release.data, params)
+        return "Qing"
+
+    def factory(arg, task, items, opts):  # type: ignore[no-untyped-def]
+        return FunctionBackend("reimport-meanwhile", answer, threaded=False)
+
+    monkeypatch.setitem(registry._FACTORIES, "reimportmeanwhile", factory)
+    run_dir = tmp_path / "r3"
+    common = {"progress": False, "plots": False, "concurrency": 1}
+    with pytest.raises(DataError) as err:
+        api.run(
+            [TASK], "reimportmeanwhile", data=release.data, params=params, run_dir=run_dir, **common
+        )
+    line = str(err.value)
+    assert "\n" not in line and f"item {release.ids[4]!r}" in line, line
+    assert _answers(run_dir) == sorted(release.ids[:4])
+    with pytest.raises(Exception, match="configuration"):
+        release.run(run_dir)
+    res = release.run(tmp_path / "r4")
+    (rec,) = [r for r in res.records if r.item_id == release.ids[4]]
+    assert hashlib.sha256(_jpeg(9)).hexdigest() in json.dumps(rec.prompt)
