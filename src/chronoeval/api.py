@@ -29,7 +29,7 @@ from chronoeval.core import deferred_images
 from chronoeval.core import sources as import_sources
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.cache import cache_root
-from chronoeval.core.dataset import Dataset, load_dataset, write_dataset
+from chronoeval.core.dataset import Dataset, DatasetRaceError, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError, NotApplicable
 from chronoeval.core.items import Item, Message
 from chronoeval.core.params import coerce_params
@@ -142,26 +142,35 @@ def import_data(task_name: str, path: Path, params: dict[str, Any] | None = None
             f"task {task.name!r} has no load option(s) {', '.join(sorted(unknown))} for --data; "
             f"known: {', '.join(sorted(task.load_params)) or 'none'}"
         )
-    options = {**task.load_params, **coerce_params(params or {}, task.load_params)}
+    given = {
+        k: os.fspath(v) if isinstance(v, os.PathLike) else v for k, v in (params or {}).items()
+    }
+    options = {**task.load_params, **coerce_params(given, task.load_params)}
     files = sorted(p for p in ([path] if path.is_file() else path.rglob("*")) if p.is_file())
     stamp = [(str(p.resolve()), p.stat().st_size, p.stat().st_mtime_ns) for p in files]
-    root = cache_dir() / "datasets" / f"{task.name}-import-{_digest([stamp, options])}"
+    # the option paths as resolved: a relative images_root from another directory is another key
+    key = [stamp, options, import_sources.option_roots(path, options)]
+    root = cache_dir() / "datasets" / f"{task.name}-import-{_digest(key)}"
     # a file a load option names (images_root) changed since: imported again (core/sources.py)
     if (root / "manifest.json").is_file() and import_sources.unchanged(root):
         return load_dataset(root)
     with import_sources.recording(path, options) as read:
-        ds = write_dataset(
-            root,
-            task.load(path, options),
-            suite=task.suite,
-            task=task.name,
-            generator_version=task.version,
-            params={"path": str(path.resolve()), **options},
-            seed=None,
-            source=f"loaded:{path.resolve()}",
-        )
-    import_sources.write(root, read)
-    return ds
+        try:
+            return write_dataset(
+                root,
+                task.load(path, options),
+                suite=task.suite,
+                task=task.name,
+                generator_version=task.version,
+                params={"path": str(path.resolve()), **options},
+                seed=None,
+                source=f"loaded:{path.resolve()}",
+                extra_files=lambda: {import_sources.SOURCES: import_sources.dumps(read())},
+            )
+        except DatasetRaceError:  # another run imported the same at once: what it left, if current
+            if (root / "manifest.json").is_file() and import_sources.unchanged(root):
+                return load_dataset(root)
+            raise
 
 
 def prepare_dataset(

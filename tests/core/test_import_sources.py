@@ -15,7 +15,7 @@ def _record(root: Path, data: Path, options: dict, reads: list[Path]) -> None:  
         for p in reads:
             sources.note(p)
     root.mkdir(exist_ok=True)
-    sources.write(root, body)
+    sources.write(root, body())
 
 
 def _later(p: Path) -> None:
@@ -81,3 +81,19 @@ def test_a_missing_or_unreadable_record_imports_again(tmp_path: Path) -> None:
     for bad in ({"noted": 3}, {"noted": 3, "walked": {}}, {"noted": [["a"]], "walked": {}}):
         (root / sources.SOURCES).write_text(json.dumps({"version": sources.VERSION, **bad}))
         assert not sources.unchanged(root)
+
+
+def test_a_file_that_cannot_be_stated_under_a_walked_folder_counts(tmp_path: Path) -> None:
+    """A dangling symlink (or a file without permission) is recorded as -1s, not left out: one
+    appearing there, or its target appearing, is a change."""
+    data, folder, root = tmp_path / "data", tmp_path / "photos", tmp_path / "ds"
+    data.mkdir()
+    folder.mkdir()
+    (folder / "p.jpg").write_bytes(b"p")
+    _record(root, data, {"images_root": str(folder)}, [])
+    (folder / "q.jpg").symlink_to(tmp_path / "elsewhere.jpg")  # dangling
+    assert not sources.unchanged(root)
+    _record(root, data, {"images_root": str(folder)}, [])
+    assert sources.unchanged(root)
+    (tmp_path / "elsewhere.jpg").write_bytes(b"q")
+    assert not sources.unchanged(root)

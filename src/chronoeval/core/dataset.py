@@ -9,12 +9,13 @@ half-written dataset that looks complete.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
 import shutil
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,10 @@ from chronoeval.core.items import ImagePart, Item
 MANIFEST = "manifest.json"
 ITEMS = "items.jsonl"
 IMAGES = "images"
+
+
+class DatasetRaceError(DataError):
+    """Two runs wrote the same dataset directory at once; the other's is in place."""
 
 
 @dataclass
@@ -92,8 +97,13 @@ def write_dataset(
     params: dict[str, Any],
     seed: int | None,
     source: str,
+    extra_files: Callable[[], dict[str, str]] | None = None,
 ) -> Dataset:
-    """Write a dataset directory atomically and return it loaded."""
+    """Write a dataset directory atomically and return it loaded.
+
+    ``extra_files``: called once the items are written, ``{name: text}`` written beside them before
+    the rename (an import's ``sources.json``). Another run writing the same ``root`` at once: a
+    :class:`DatasetRaceError` (one line), never a raw OSError."""
     root = Path(root)
     root.parent.mkdir(parents=True, exist_ok=True)
     tmp = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
@@ -125,10 +135,19 @@ def write_dataset(
             n_items=len(items),
             content_hash=digest.hexdigest(),
         )
+        for name, text in (extra_files() if extra_files else {}).items():
+            (tmp / name).write_text(text, encoding="utf-8")
         (tmp / MANIFEST).write_text(json.dumps(manifest.to_json(), indent=2, sort_keys=True) + "\n")
-        if root.exists():
-            shutil.rmtree(root)
-        os.replace(tmp, root)
+        old = tmp.with_name(tmp.name + ".old")  # unique as tmp is
+        with contextlib.suppress(FileNotFoundError):  # none, or another run moved it first
+            os.rename(root, old)  # the old dataset out of the way in one step
+        try:
+            os.replace(tmp, root)
+        except OSError as exc:  # another run put its own in place first
+            msg = f"another run wrote this dataset at the same time ({exc.strerror}); run again"
+            raise DatasetRaceError(msg, file=root) from None
+        finally:
+            shutil.rmtree(old, ignore_errors=True)
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise

@@ -7,11 +7,14 @@ copies in: when one of those files changes, is replaced or removed, the import i
 run never asks a stale copy. Each import writes ``sources.json`` beside its items:
 
 - ``noted``: each file a loader looked up under such a root (:func:`note`: Seeing Time's
-  ``ImageFinder``, every candidate path it tried; MINED's loader, each image path), with its size
-  and mtime, or ``null`` where it was absent (a file appearing there changes what the loader would
-  pick);
+  ``ImageFinder``, every candidate path it tried; MINED's loader, each image path), as looked up
+  (a symlink re-pointed there is a change), with its size, mtime, inode and device, or ``null``
+  where it was absent (a file appearing there changes what the loader would pick);
 - ``walked``: for each such root under which the loader noted nothing, a digest of every file's
   size and mtime under it.
+
+``sources.json`` is written inside the dataset's temporary folder, before it is renamed into place
+(core/dataset.py ``write_dataset``): an imported dataset is never in place without it.
 
 A later import finds the dataset current only when every noted file and every walked root is as
 recorded (:func:`unchanged`): one stat per noted file (877 for Seeing Time's localisation),
@@ -24,27 +27,34 @@ import hashlib
 import json
 import os
 import stat
-from collections.abc import Iterator
+import tempfile
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
 
 SOURCES = "sources.json"
-VERSION = 1
+VERSION = 2  # 2: inode and device in each identity
 
 _noted: ContextVar[dict[str, list[int] | None] | None] = ContextVar(
     "chronoeval_import_sources", default=None
 )
 
 
+def _ident(st: os.stat_result) -> list[int]:
+    return [st.st_size, st.st_mtime_ns, st.st_ino, st.st_dev]
+
+
 def ident(path: str | os.PathLike[str]) -> list[int] | None:
-    """A file's size and mtime (ns); None when there is no file there."""
+    """A file's size, mtime (ns), inode and device, following symlinks; None when there is no file
+    there. The inode tells a file replaced by a rename (``rsync -a``, ``tar x``: the same size and
+    mtime) or a symlink re-pointed to another file."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    return None if stat.S_ISDIR(st.st_mode) else [st.st_size, st.st_mtime_ns]
+    return None if stat.S_ISDIR(st.st_mode) else _ident(st)
 
 
 def note(path: str | os.PathLike[str]) -> list[int] | None:
@@ -57,13 +67,13 @@ def note(path: str | os.PathLike[str]) -> list[int] | None:
     return got
 
 
-def _walk_digest(top: str) -> str:
-    """A digest of the size and mtime of every file under ``top`` (a file: itself)."""
-    entries: list[tuple[str, int, int]] = []
+def files(top: str) -> list[tuple[Any, ...]]:
+    """Every file under ``top`` (a file: itself) with its :func:`ident`, sorted; one that cannot be
+    stat'ed (a dangling symlink, no permission) as ``-1``s, so it counts when it changes."""
     if not os.path.isdir(top):
-        got = ident(top)
-        entries.append((top, *(got or [-1, -1])))
-    folders = [top] if os.path.isdir(top) else []
+        return [(top, *(ident(top) or [-1] * 4))]
+    entries: list[tuple[Any, ...]] = []
+    folders = [top]
     while folders:
         try:
             scan = os.scandir(folders.pop())
@@ -75,13 +85,17 @@ def _walk_digest(top: str) -> str:
                     folders.append(entry.path)
                     continue
                 try:
-                    st = entry.stat()
+                    entries.append((entry.path, *_ident(entry.stat())))
                 except OSError:
-                    continue
-                entries.append((entry.path, st.st_size, st.st_mtime_ns))
+                    entries.append((entry.path, -1, -1, -1, -1))
+    return sorted(entries)
+
+
+def _walk_digest(top: str) -> str:
+    """A digest of :func:`files` under ``top``."""
     h = hashlib.sha256()
-    for p, size, mtime in sorted(entries):
-        h.update(f"{p}\0{size}\0{mtime}\n".encode())
+    for entry in files(top):
+        h.update(("\0".join(map(str, entry)) + "\n").encode())
     return h.hexdigest()
 
 
@@ -90,7 +104,9 @@ def option_roots(path: Path, options: dict[str, Any]) -> list[str]:
     inside = Path(path).resolve()
     roots = []
     for value in options.values():
-        if not isinstance(value, str) or not value or not os.path.exists(value):
+        if not isinstance(value, str | os.PathLike) or not os.fspath(value):
+            continue
+        if not os.path.exists(value):
             continue
         top = Path(value).resolve()
         if top != inside and inside not in top.parents:
@@ -98,30 +114,41 @@ def option_roots(path: Path, options: dict[str, Any]) -> list[str]:
     return sorted(set(roots))
 
 
+def _under(p: str, root: str) -> bool:
+    return p == root or p.startswith(root.rstrip("/") + "/")
+
+
 @contextmanager
-def recording(path: Path, options: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Around an import: what it reads outside ``path``, as :data:`SOURCES`' body (filled in when
-    the block ends). Each root is walked before the load, so a change during it shows later."""
+def recording(path: Path, options: dict[str, Any]) -> Iterator[Callable[[], dict[str, Any]]]:
+    """Around an import: a function giving what it has read outside ``path`` so far, as
+    :data:`SOURCES`' body. Each root is walked before the load, so a change during it shows later."""
     roots = option_roots(path, options)
     walked = {r: _walk_digest(r) for r in roots}
     noted: dict[str, list[int] | None] = {}
-    body: dict[str, Any] = {"version": VERSION}
+
+    def body() -> dict[str, Any]:
+        seen = [*noted, *(os.path.realpath(p) for p in noted)]  # noted as looked up, unresolved
+        return {
+            "version": VERSION,
+            "noted": sorted([p, i] for p, i in noted.items()),
+            "walked": {r: d for r, d in walked.items() if not any(_under(p, r) for p in seen)},
+        }
+
     token = _noted.set(noted)
     try:
         yield body
     finally:
         _noted.reset(token)
-    body["noted"] = sorted([p, i] for p, i in noted.items())
-    body["walked"] = {
-        r: d
-        for r, d in walked.items()
-        if not any(p == r or p.startswith(r.rstrip("/") + "/") for p in noted)
-    }
+
+
+def dumps(body: dict[str, Any]) -> str:
+    return json.dumps(body, sort_keys=True) + "\n"
 
 
 def write(root: Path, body: dict[str, Any]) -> None:
-    tmp = root / f".{SOURCES}.tmp"
-    tmp.write_text(json.dumps(body, sort_keys=True) + "\n", encoding="utf-8")
+    fd, tmp = tempfile.mkstemp(prefix=f".{SOURCES}.", dir=root)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(dumps(body))
     os.replace(tmp, root / SOURCES)
 
 

@@ -315,3 +315,90 @@ def test_a_collection_with_images_elsewhere_imports_again_when_one_changes(
     assert again.content_hash != first.content_hash
     shas = {p.sha256 for item in again.items for p in item.images}
     assert hashlib.sha256(_jpeg(5)).hexdigest() in shas
+
+
+def _asked_sha(ds, item_id: str) -> str:  # type: ignore[no-untyped-def]
+    (item,) = [i for i in ds.items if i.id == item_id]
+    return item.images[0].sha256
+
+
+def test_a_symlink_re_pointed_inside_images_root_imports_again(
+    tmp_path: Path, release: Release, image_checks: list[str]
+) -> None:
+    """``CHA/Qing/carving`` a symlink to ``v1``, re-pointed to ``v2`` (stays inside images_root):
+    the path looked up is noted, not its old target, so the new image is what is imported."""
+    carving = release.files[0].parent
+    v1, v2 = release.images / "v1", release.images / "v2"
+    carving.rename(v1)
+    v2.mkdir()
+    for f in v1.iterdir():
+        (v2 / f.name).write_bytes(_jpeg(9) if f.name == "1.jpg" else f.read_bytes())
+    carving.symlink_to(v1)
+    params = {"images_root": str(release.images)}
+    first = api.import_data(TASK, release.data, params)
+    assert _asked_sha(first, release.ids[0]) == hashlib.sha256(_jpeg(0)).hexdigest()
+    carving.unlink()
+    carving.symlink_to(v2)
+    again = api.import_data(TASK, release.data, params)
+    assert _asked_sha(again, release.ids[0]) == hashlib.sha256(_jpeg(9)).hexdigest()
+
+
+def test_a_release_image_replaced_by_rename_same_size_and_mtime_imports_again(
+    tmp_path: Path, release: Release, image_checks: list[str]
+) -> None:
+    """``rsync -a`` or ``tar x``: a new file renamed over the old one with the same size and
+    mtime. The inode differs, so it imports again."""
+    params = {"images_root": str(release.images)}
+    first = api.import_data(TASK, release.data, params)
+    victim, new = release.files[0], _jpeg(7)
+    assert len(new) == victim.stat().st_size
+    part = victim.with_name(".1.jpg.part")
+    part.write_bytes(new)
+    st = victim.stat()
+    os.utime(part, ns=(st.st_atime_ns, st.st_mtime_ns))
+    os.replace(part, victim)
+    assert victim.stat().st_mtime_ns == st.st_mtime_ns
+    again = api.import_data(TASK, release.data, params)
+    assert again.content_hash != first.content_hash
+    assert _asked_sha(again, release.ids[0]) == hashlib.sha256(new).hexdigest()
+
+
+def test_a_re_import_while_a_run_asks_from_the_folder(
+    tmp_path: Path, release: Release, image_checks: list[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """docs/architecture.md: another run imports again (an image changed under images_root) while
+    this one is asking from the imported folder. This run stops with one line at the item whose
+    copy is gone, keeps the answers before it; its directory belongs to the old data, so the same
+    command is refused and a new run directory gives the new data's results."""
+    from chronoeval.models import registry
+    from chronoeval.models.local import FunctionBackend
+
+    _stamped(release, tmp_path, image_checks)
+    params = {"images_root": str(release.images)}
+    calls: list[int] = []
+
+    def answer(_request) -> str:  # type: ignore[no-untyped-def]
+        calls.append(1)
+        if len(calls) == 2:  # another run, meanwhile: item 5's image replaced, imported again
+            release.files[4].write_bytes(_jpeg(9))
+            api.import_data(TASK, release.data, params)
+        return "Qing"
+
+    def factory(arg, task, items, opts):  # type: ignore[no-untyped-def]
+        return FunctionBackend("reimport-meanwhile", answer, threaded=False)
+
+    monkeypatch.setitem(registry._FACTORIES, "reimportmeanwhile", factory)
+    run_dir = tmp_path / "r3"
+    common = {"progress": False, "plots": False, "concurrency": 1}
+    with pytest.raises(DataError) as err:
+        api.run(
+            [TASK], "reimportmeanwhile", data=release.data, params=params, run_dir=run_dir, **common
+        )
+    line = str(err.value)
+    assert "\n" not in line and f"item {release.ids[4]!r}" in line, line
+    assert _answers(run_dir) == sorted(release.ids[:4])
+    with pytest.raises(Exception, match="configuration"):
+        release.run(run_dir)
+    res = release.run(tmp_path / "r4")
+    (rec,) = [r for r in res.records if r.item_id == release.ids[4]]
+    assert hashlib.sha256(_jpeg(9)).hexdigest() in json.dumps(rec.prompt)

@@ -93,7 +93,7 @@ class MinedTask(Task):
                     images[rel] = LoadedImage(data, "image/png", "name_card")
                     continue
                 f = confine(root, rel, file=s.file, field=role)
-                import_sources.note(f)  # a change here imports again (core/sources.py)
+                import_sources.note(root / rel)  # as looked up: a change imports again
                 if f.exists():
                     data = read_image_file(f, file=s.file, field=role)
                     images[rel] = LoadedImage(data, sniff_mime(data, rel), "photo")

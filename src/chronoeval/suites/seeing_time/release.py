@@ -74,7 +74,8 @@ class ImageFinder:
         for rel in candidates:
             p = confine(self.root, rel, field="image")
             tried.append(rel)
-            if sources.note(p) is not None:  # a file: the import is made again when it changes
+            # noted as looked up (a symlink under the root re-pointed is a change), then read
+            if sources.note(self.root / rel) is not None:
                 data = p.read_bytes()
                 try:
                     check_image_bytes(data)
