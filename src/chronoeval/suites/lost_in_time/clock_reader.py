@@ -1044,6 +1044,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         if striped is not None:
             return striped
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
+    if len(rays) == 2 and second_a is not None and not isinstance(hour_a, tuple):
+        from chronoeval.suites.lost_in_time.clock_hidden_hour import hour_under_other_ray
+
+        hour_a = hour_under_other_ray(rays, to_dial, second_a, minute_a, hour_a)  # s9-19h
     if second_a is None and len(rays) == 2:
         striped = None
         if not stripe_first:
@@ -1089,6 +1093,12 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     alt = two_rays_by_consistency(
         rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
     )
+    if alt is None:  # a thin end off the hand's axis is no point of that hand (s9-19h)
+        from chronoeval.suites.lost_in_time.clock_off_line import second_off_the_line
+
+        alt = second_off_the_line(
+            rays, rgb, dial, scene, radius, to_dial, second_a, hour_a, reading
+        )
     return alt or reading
 
 
