@@ -544,10 +544,13 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
     return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
 
 
-def _mark_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+def _mark_points(
+    offsets: tuple[np.ndarray, np.ndarray], windows: tuple[float, ...] = (11.0,) * 4
+) -> np.ndarray | None:
     """Where the dial's marks stand around each of the twelve hours, seen from the pivot: the ink
     centroid (x, y relative to the pivot) of the numerals and ticks near each hour (``offsets``:
-    :func:`_mark_offsets`), re-centred a few times on its own direction. NaN where an hour shows
+    :func:`_mark_offsets`), re-centred a few times on its own direction (once per entry of
+    ``windows``, the degrees either side taken at that step). NaN where an hour shows
     no marks (a hand covers it); None when the marks' zone holds almost no ink."""
     dx, dy = offsets
     if len(dx) < 60:
@@ -556,8 +559,8 @@ def _mark_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
     pts = np.full((12, 2), np.nan)
     for k in range(12):
         guess = 30.0 * k
-        for _ in range(4):
-            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
+        for half in windows:
+            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= half
             if near.sum() < 5:
                 break
             mx, my = dx[near].mean(), dy[near].mean()
