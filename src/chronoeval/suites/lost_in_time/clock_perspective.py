@@ -19,7 +19,7 @@ rays' fitted axes pass its pivot no worse than the first look's pass theirs (:fu
 on a plain tilted dial the outline's centre can lie on the minute hand, which then shows as two
 rays, more "hand" than from the cap). Where three hands' axes miss one point (hands drawn beside
 their pivot) the outline's centre is likewise taken only where it shows no clearly less hand
-(:func:`keeps_hands`).
+(a test written inline in :func:`clock_reader.read_clock`).
 
 The marks' crossing seen from the outline's centre. The reader places the pivot where the lines
 joining opposite hours' marks cross, with the marks taken around its pivot guess (the ink within
@@ -58,28 +58,14 @@ FAR = 0.2  # the crossing seen around the outline's centre lies this close to it
 
 
 def axes_miss(scene: cr._Scene) -> float:
-    """How far (px) the fitted axes of ``scene``'s three longest rays (their straight middle,
-    0.3-0.85 of each ray, as :func:`clock_reader._axes_meet` fits them) pass from the pivot they
-    were seen from, the worst of them; inf where no ray has enough points."""
-    worst = -1.0
-    for t in scene.rays[:3]:
-        r, c, _ = t.arrays()
-        keep = (r >= 0.3 * t.tip) & (r <= 0.85 * t.tip)
-        if keep.sum() < 6:
-            continue
-        a = np.radians(c[keep] * cr.BIN_DEG)
-        pts = np.column_stack([r[keep] * np.sin(a), -r[keep] * np.cos(a)])
-        mean = pts.mean(axis=0)
-        _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
-        d = vt[0]
-        worst = max(worst, abs(float(mean[0] * d[1] - mean[1] * d[0])))
-    return worst if worst >= 0 else float("inf")
-
-
-def keeps_hands(scene: cr._Scene, alt: cr._Scene | None, radius: float) -> bool:
-    """Whether the look ``alt`` from the outline's centre, where ``scene``'s hands' axes clearly
-    miss one point, may replace ``scene``: it shows hands, and not clearly less hand."""
-    return alt is not None and not shows_less_hand(scene, alt, radius)
+    """How far (px) the fitted axes of ``scene``'s three longest rays pass from the pivot they
+    were seen from, the worst of them; inf where no ray has enough points. The axes are
+    :func:`clock_reader._axes_meet`'s (:func:`clock_reader._ray_lines`: each ray's straight
+    middle, and of two rays only the outer hand's part)."""
+    lines = cr._ray_lines(scene, 3)
+    if not lines:
+        return float("inf")
+    return max(cr._line_distances(lines, np.asarray(scene.pivot, dtype=float)))
 
 
 def centre_look_better(scene: cr._Scene, alt: cr._Scene | None, radius: float) -> bool:
