@@ -119,6 +119,30 @@ def supersampled_face(
     return img, d, c, r
 
 
+def tilted(
+    img: Image.Image, tilt: tuple[float, float], border: tuple[int, int, int]
+) -> Image.Image:
+    """The picture seen at a slant (a homography written here, not the project's distortion):
+    x' = x / (1 + tx x + ty y), y' likewise, in coordinates centred on the canvas and scaled to
+    its half-width, then re-centred so that the whole dial stays in the frame (the outline's
+    centre moves away from the dial centre's image); the uncovered corners are ``border``."""
+    import cv2
+    import numpy as np
+
+    rgb = np.asarray(img)
+    n = rgb.shape[0]
+    h = n / 2.0
+    to_unit = np.array([[1 / h, 0, -1], [0, 1 / h, -1], [0, 0, 1]])
+    proj = np.array([[1, 0, 0], [0, 1, 0], [tilt[0], tilt[1], 1]])
+    m = np.linalg.inv(to_unit) @ proj @ to_unit
+    corners = np.array([[0, 0, 1], [n, 0, 1], [0, n, 1], [n, n, 1]], float).T
+    seen = m @ corners
+    seen = seen[:2] / seen[2]
+    shift = np.array([[1, 0, n / 2 - seen[0].mean()], [0, 1, n / 2 - seen[1].mean()], [0, 0, 1]])
+    out = cv2.warpPerspective(rgb, shift @ m, (n, n), flags=cv2.INTER_LINEAR, borderValue=border)
+    return Image.fromarray(out)
+
+
 REPLY_CORPUS = Path(__file__).resolve().parent / "reply_corpus"
 MINED_PEERS = Path("/work/shared/peers/mined")
 

@@ -15,13 +15,11 @@ from __future__ import annotations
 import math
 import random
 
-import cv2
-import numpy as np
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
+from helpers import bar_hand, supersampled_face, tilted
 
 
 def _hm(got: ClockTime | None, gold: ClockTime) -> bool:
@@ -54,26 +52,6 @@ def _flat_clock(time: ClockTime, size: int) -> Image.Image:
     return img.resize((size, size), Image.LANCZOS)
 
 
-def _tilted(img: Image.Image, tilt: tuple[float, float]) -> Image.Image:
-    """The picture seen at a slant: x' = x / (1 + tx x + ty y), y' likewise, in coordinates
-    centred on the canvas and scaled to its half-width, then re-centred so that the whole dial
-    stays in the frame (the outline's centre moves away from the dial centre's image)."""
-    rgb = np.asarray(img)
-    n = rgb.shape[0]
-    h = n / 2.0
-    to_unit = np.array([[1 / h, 0, -1], [0, 1 / h, -1], [0, 0, 1]])
-    proj = np.array([[1, 0, 0], [0, 1, 0], [tilt[0], tilt[1], 1]])
-    m = np.linalg.inv(to_unit) @ proj @ to_unit
-    corners = np.array([[0, 0, 1], [n, 0, 1], [0, n, 1], [n, n, 1]], float).T
-    seen = m @ corners
-    seen = seen[:2] / seen[2]
-    shift = np.array([[1, 0, n / 2 - seen[0].mean()], [0, 1, n / 2 - seen[1].mean()], [0, 0, 1]])
-    out = cv2.warpPerspective(
-        rgb, shift @ m, (n, n), flags=cv2.INTER_LINEAR, borderValue=(40, 90, 60)
-    )
-    return Image.fromarray(out)
-
-
 def test_perspective_pivot_from_opposite_marks() -> None:
     """Seconds 31-59 (a reading without the second hand puts the minute one off); tilts of
     0.21-0.24 per half-width, i.e. the scale changes by about +-18% across the dial (the
@@ -87,5 +65,5 @@ def test_perspective_pivot_from_opposite_marks() -> None:
         tilt = (rng.choice((-1, 1)) * rng.uniform(0.21, 0.24), rng.uniform(-0.1, 0.1))
         if rng.random() < 0.5:
             tilt = (tilt[1], tilt[0])
-        right += _hm(read_clock(_tilted(_flat_clock(gold, 420), tilt)), gold)
+        right += _hm(read_clock(tilted(_flat_clock(gold, 420), tilt, (40, 90, 60))), gold)
     assert right >= 11, right

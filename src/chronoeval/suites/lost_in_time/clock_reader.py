@@ -544,10 +544,13 @@ def _pivot(ink: np.ndarray, cx: float, cy: float, radius: float) -> tuple[float,
     return float(xs[near].mean() + x0), float(ys[near].mean() + y0)
 
 
-def _mark_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
+def _mark_points(
+    offsets: tuple[np.ndarray, np.ndarray], windows: tuple[float, ...] = (11.0,) * 4
+) -> np.ndarray | None:
     """Where the dial's marks stand around each of the twelve hours, seen from the pivot: the ink
     centroid (x, y relative to the pivot) of the numerals and ticks near each hour (``offsets``:
-    :func:`_mark_offsets`), re-centred a few times on its own direction. NaN where an hour shows
+    :func:`_mark_offsets`), re-centred a few times on its own direction (once per entry of
+    ``windows``, the degrees either side taken at that step). NaN where an hour shows
     no marks (a hand covers it); None when the marks' zone holds almost no ink."""
     dx, dy = offsets
     if len(dx) < 60:
@@ -556,8 +559,8 @@ def _mark_points(offsets: tuple[np.ndarray, np.ndarray]) -> np.ndarray | None:
     pts = np.full((12, 2), np.nan)
     for k in range(12):
         guess = 30.0 * k
-        for _ in range(4):
-            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= 11.0
+        for half in windows:
+            near = np.abs((ang - guess + 180.0) % 360.0 - 180.0) <= half
             if near.sum() < 5:
                 break
             mx, my = dx[near].mean(), dy[near].mean()
@@ -880,12 +883,12 @@ def _outer_hand_from(t: _Track) -> float:
     return rho + 2.0
 
 
-def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
-    """Where the hands' axes cross (least squares over the straight middle of every ray), in
-    normalised image coordinates; None unless two rays at a clear angle are seen; (nan, nan)
-    when three or more axes clearly miss one common point."""
+def _ray_lines(scene: _Scene, count: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The fitted axes (point, unit direction; crop coordinates) of ``scene``'s first ``count``
+    rays (all: None), each over its straight middle, 0.3-0.85 of the ray (of two rays, only the
+    outer hand's part: :func:`_outer_hand_from`); a ray with too few points gives none."""
     lines = []
-    for t in scene.rays:
+    for t in scene.rays[:count]:
         r, c, _ = t.arrays()
         keep = (r >= 0.3 * t.tip) & (r <= 0.85 * t.tip)
         if len(scene.rays) == 2:  # one hand lies under another: fit the outer hand only
@@ -899,6 +902,14 @@ def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
         mean = pts.mean(axis=0)
         _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
         lines.append((mean, vt[0]))
+    return lines
+
+
+def _axes_meet(scene: _Scene) -> tuple[float, float] | None:
+    """Where the hands' axes cross (least squares over the straight middle of every ray), in
+    normalised image coordinates; None unless two rays at a clear angle are seen; (nan, nan)
+    when three or more axes clearly miss one common point."""
+    lines = _ray_lines(scene)
     if len(lines) < 2:
         return None
     m, v = _line_normal_equations(lines)
@@ -956,10 +967,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             # Hands drawn beside their pivot (off-centre rectangles, no cap): neither their
             # thickest ink nor their axes mark the pivot; the outline's centre does.
             if math.hypot(cx - centre, cy - centre) > 1.5:
-                from chronoeval.suites.lost_in_time.clock_perspective import keeps_hands
+                from chronoeval.suites.lost_in_time.clock_confirm import shows_less_hand
 
                 alt = _look(rgb, centre, centre, radius)
-                scene = alt if keeps_hands(scene, alt, radius) else scene  # s9-19g
+                if alt is not None and not shows_less_hand(scene, alt, radius):  # s9-19g
+                    scene = alt
             break
         if meet is None or not 1.5 < math.hypot(meet[0] - cx, meet[1] - cy) < 0.2 * radius:
             break
@@ -973,8 +985,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         cx, cy = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
     if len(scene.rays) < 3 and math.hypot(cx - centre, cy - centre) > 1.5:
         # A thick hand can pull the first pivot guess a few pixels along its own axis; from there
-        # a thin hand's ray misses its ink. The outline's centre, when it shows more hands
-        # (and their axes then meet near it), is the better pivot.
+        # a thin hand's ray misses its ink. The outline's centre is then the better pivot where
+        # clock_perspective.centre_look_better says so.
         alt = _look(rgb, centre, centre, radius)
         from chronoeval.suites.lost_in_time.clock_perspective import centre_look_better
 
