@@ -8,8 +8,10 @@ the in-process ``constant`` backend on the same ClockQA items, then one run or `
 the difference of their totals divided by ``--runs`` is one warm run's instructions (imports,
 compiling and warm-up cancel). OpenBLAS's idle worker thread (``blas_thread_server``) spins for a
 scheduling-dependent while after numpy calls; its instructions are left out of every total.
-In session 9 the figure repeated to ~0.2% between pairs of processes of one tree (before:
-826.3-828.1 M per run of 2,000 items; after: 785.0-787.4 M).
+In session 9 the figure repeated to 0.2-0.3% between pairs of processes of one tree, 2,000
+items: before 828.1 M (this script, seed 1) and 826.3 / 827.1 M (a scratch cachegrind script,
+seeds 0 and 1); after 785.0 M (this script, seed 1) and 785.9-787.4 M (scratch, seeds 0-2).
+A child that fails stops the script with one line: its tree and the end of its stderr.
 
     python benchmarks/inproc_instructions.py /tmp/before/src src --n 2000 --runs 3 [--seed 0]
 
@@ -27,6 +29,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from clockqa_subprocess import generate_clockqa
 
@@ -44,10 +47,20 @@ shutil.rmtree(tmp, ignore_errors=True)
 """
 
 
+def _run(what: str, cmd: list[str], **kwargs: Any) -> subprocess.CompletedProcess[str]:
+    """``cmd`` run to completion; if it fails, one line naming ``what`` and its stderr's end."""
+    try:
+        return subprocess.run(cmd, check=True, capture_output=True, text=True, **kwargs)
+    except subprocess.CalledProcessError as exc:
+        tail = " | ".join((exc.stderr or "").strip().splitlines()[-3:])
+        raise SystemExit(f"{what}: exit status {exc.returncode}: {tail}") from None
+
+
 def counted(src: Path, env: dict[str, str], root: str, runs: int, out: Path) -> tuple[int, int]:
     """(all instructions, OpenBLAS idle-thread instructions) of one process."""
     out.with_suffix(".py").write_text(CHILD)
-    subprocess.run(
+    _run(
+        f"{src} (under valgrind)",
         [
             "valgrind",
             "--tool=cachegrind",
@@ -60,12 +73,9 @@ def counted(src: Path, env: dict[str, str], root: str, runs: int, out: Path) -> 
             str(runs),
         ],
         env={**env, "PYTHONPATH": str(Path(src).resolve())},
-        check=True,
-        capture_output=True,
     )
-    report = subprocess.run(
-        ["cg_annotate", str(out)], capture_output=True, text=True, check=True
-    ).stdout
+    # every function listed (the default threshold, 0.1%, leaves a small blas_thread_server out)
+    report = _run(f"cg_annotate {out}", ["cg_annotate", "--threshold=0", str(out)]).stdout
     total = blas = 0
     for line in report.splitlines():
         m = re.match(r"\s*([\d,]+)\s+\(\s*[\d.]+%\)\s+(.*)", line)
@@ -76,6 +86,8 @@ def counted(src: Path, env: dict[str, str], root: str, runs: int, out: Path) -> 
             total = count
         elif m.group(2).endswith(":blas_thread_server"):
             blas += count
+    if total == 0:
+        raise SystemExit(f"{out}: no PROGRAM TOTALS in cg_annotate's output")
     return total, blas
 
 
@@ -89,6 +101,14 @@ def main() -> None:
     if shutil.which("valgrind") is None or shutil.which("cg_annotate") is None:
         raise SystemExit("needs valgrind (cachegrind and cg_annotate)")
     tmp = Path(tempfile.mkdtemp(prefix="chronoeval-inproc-instructions-"))
+    try:
+        measure(args, tmp)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def measure(args: argparse.Namespace, tmp: Path) -> None:
+    """Print each tree's instructions per warm run; ``tmp`` holds the cache, data and outputs."""
     env = {
         **os.environ,
         "CHRONOEVAL_CACHE": str(tmp / "cache"),
@@ -101,10 +121,10 @@ def main() -> None:
     time.sleep(2.5)
     child = tmp / "warm.py"
     child.write_text(CHILD)
-    subprocess.run(
+    _run(
+        f"{args.trees[0]} (the first, unmeasured load)",
         [sys.executable, str(child), root, "0"],
         env={**env, "PYTHONPATH": str(Path(args.trees[0]).resolve())},
-        check=True,
     )
     for i, src in enumerate(args.trees):
         one = counted(src, env, root, 1, tmp / f"t{i}-1.out")
@@ -116,7 +136,6 @@ def main() -> None:
             f"idle thread {one[1] / 1e6:.1f} M and {more[1] / 1e6:.1f} M)",
             flush=True,
         )
-    shutil.rmtree(tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":

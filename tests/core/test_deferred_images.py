@@ -18,7 +18,7 @@ from chronoeval import api
 from chronoeval.core import deferred_images, verified
 from chronoeval.core.dataset import BuiltItem, image_part, load_dataset
 from chronoeval.core.errors import DataError
-from chronoeval.core.items import Item, Message, TextPart, user_message
+from chronoeval.core.items import ImagePart, Item, Message, TextPart, user_message
 from chronoeval.models.registry import BackendOptions
 from helpers import age_file, make_clock_dataset, tiny_clock_png, write_test_dataset
 
@@ -277,3 +277,49 @@ def test_the_deferred_check_finds_a_changed_image_among_several_in_its_messages(
     with pytest.raises(DataError) as full:
         load_dataset(ds.root)
     assert str(err.value) == str(full.value)
+
+
+def test_the_deferred_walk_gives_the_loads_image_indices(monkeypatch: pytest.MonkeyPatch) -> None:
+    """DeferredLoad.check walks an item's messages itself (no Item.images list): for an item
+    mixing roles, texts and images, the (index, part) pairs it checks are
+    ``enumerate(item.images)``, the indices the load's checks use (core/dataset.py)."""
+    img = [ImagePart(f"images/{n}.png", f"{n:064x}") for n in range(4)]
+    messages = (
+        Message("system", (TextPart("read clocks"),)),
+        user_message(img[0], TextPart("this one"), img[1]),
+        Message("assistant", (TextPart("seen"),)),
+        user_message(TextPart("and")),
+        user_message(TextPart("these?"), img[2], TextPart("then"), img[3]),
+    )
+    item = Item("m", "lost_in_time", "clockqa", messages, "1:00:00")
+    added: list[tuple[int, ImagePart]] = []
+
+    class Recording:
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def __enter__(self) -> Recording:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+        def add(self, root, part, items_path, lineno, item_id, i, base) -> None:  # type: ignore[no-untyped-def]
+            added.append((i, part))
+
+        def drain(self) -> None:
+            pass
+
+    class CoversNothing:
+        checked: dict[str, object] = {}
+
+        def covers(self, path: str, sha256: str) -> bool:
+            return False
+
+    monkeypatch.setattr(deferred_images, "ImageChecks", Recording)
+    load = deferred_images.DeferredLoad(
+        Path("/d"), Path("/d/items.jsonl"), CoversNothing(), "", print, "h",  # type: ignore[arg-type]
+        deferred_images.Deferral(),
+    )  # fmt: skip
+    load.check(item, 1)
+    assert added == list(enumerate(item.images)) and len(added) == 4

@@ -48,3 +48,19 @@ def test_request_and_job_stay_frozen_comparable_and_picklable() -> None:
     moved = dataclasses.replace(req, image_root=Path("/e"))
     assert moved.image_root == Path("/e") and moved.messages == req.messages
     assert moved.key("b") == req.key("b")  # the image root is not part of the key
+
+
+@pytest.mark.parametrize("cls", [Request, Job])
+def test_hand_written_init_takes_exactly_the_fields(cls: type) -> None:
+    """A field added later without its line in ``__init__``, or a ``__post_init__`` (which a
+    hand-written ``__init__`` never calls), fails here."""
+    import inspect
+
+    assert list(inspect.signature(cls).parameters) == [f.name for f in dataclasses.fields(cls)]
+    assert not hasattr(cls, "__post_init__")
+
+
+def test_request_doc_shows_no_per_process_default() -> None:
+    """With no docstring, @dataclass writes the signature into ``__doc__``, the default sentinel's
+    ``<object object at 0x…>`` with it."""
+    assert Request.__doc__ and "object at" not in Request.__doc__

@@ -87,6 +87,8 @@ class Item:
 
     @property
     def images(self) -> list[ImagePart]:
+        # core/deferred_images.py DeferredLoad.check walks the same parts itself, with the same
+        # indices: a new image-bearing part goes there too (tests/core/test_deferred_images.py)
         return [p for m in self.messages for p in m.content if isinstance(p, ImagePart)]
 
     @classmethod

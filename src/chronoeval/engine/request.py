@@ -69,6 +69,8 @@ _NEW_CONFIG: Any = object()
 
 @dataclass(frozen=True, init=False)
 class Request:
+    """What a backend is asked: the messages, the generation settings, and where images are."""
+
     messages: tuple[Message, ...]
     config: GenerationConfig = field(default_factory=GenerationConfig)
     image_root: Path | None = None

@@ -144,7 +144,6 @@ async def run_jobs(
         """Offer an outcome to the group commit; returns what to await when this answer is the
         first of its turn of the loop (it commits the turn's answers), else None: committed
         already (a full group) or joining a commit under way, with no coroutine made for it."""
-        nonlocal committing
         pending.append((job.key, fields))
         pending_jobs.append(job)
         if len(pending) >= GROUP_COMMIT:
@@ -152,11 +151,13 @@ async def run_jobs(
             return None
         if committing:
             return None
-        committing = True
         return first_of_turn()
 
     async def first_of_turn() -> None:
         nonlocal committing
+        # set here, not in stored(): an awaitable never awaited cannot leave the flag set (the
+        # first answer's caller awaits at once, so this runs before another worker offers)
+        committing = True
         try:
             await asyncio.sleep(0)  # answers ready in this turn of the loop join the transaction
         finally:

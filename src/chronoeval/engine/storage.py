@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from chronoeval.core.errors import StorageError
-from chronoeval.core.redact import redact_text
 from chronoeval.engine.store import RunStore, StoredResponse
 
 KEPT = "answers stored before this point are kept in store.sqlite; re-run to resume"
@@ -62,13 +61,9 @@ def integrity_problem(conn: sqlite3.Connection) -> str | None:
 class CheckedStore(RunStore):
     """A :class:`RunStore` whose failed writes are :class:`StorageError` (disk full, read-only)."""
 
-    # ``put`` is ``put_many`` of one outcome (RunStore.put): its errors are checked there
+    # ``put`` is ``put_many`` of one outcome (RunStore.put): its errors are checked there. Errors
+    # are redacted by RunStore.put_many itself (URL credentials and secret values)
     def put_many(self, outcomes: list[tuple[str, dict[str, Any]]]) -> list[StoredResponse]:
-        if any(o.get("error") for _, o in outcomes):  # else every outcome as it is
-            outcomes = [
-                (k, {**o, "error": redact_text(o["error"])} if o.get("error") else o)
-                for k, o in outcomes
-            ]
         with storage_errors(self.path, "storing an answer"):
             return super().put_many(outcomes)
 
