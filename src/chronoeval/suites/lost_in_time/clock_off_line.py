@@ -8,9 +8,10 @@ tip. Where the looks call that ray no needle (its middle is the minute hand's wi
 reading "no second hand" by the consistency of the hands, and takes it only when it agrees
 ``clock_two_hands.MARGIN`` better. With the second hand along the minute hand the two readings
 differ little in how well they agree: the second hand moves the minute hand by s/60 of a minute,
-and s is about the minute, so near the hour (minutes 50-59 or 0-10) the minute's residual changes
-by less than the margin (dev generator seeds 0, 3, 4, 7, faces without perspective or warp: 5 of
-the 42 misses, read at :00 with the minute one up, 6:50:51 read 6:51:00).
+so where s is about the minute the two residuals differ by less than the margin (dev generator
+seeds 0, 3, 4, 7, faces without perspective or warp: 5 of the 42 misses, read at :00 with the
+minute one up, 6:50:51 read 6:51:00; also at :44:45, where why the margin was missed was not
+traced). The rule has no limit on the minute: it applies at any minute.
 
 Rule (for any clock; a hand is straight): the reading "no second hand" makes the thin end the
 minute hand's own point, and a hand's point lies on its axis. Where the thin end leaves the

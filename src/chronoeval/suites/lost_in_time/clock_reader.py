@@ -1056,10 +1056,6 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         if striped is not None:
             return striped
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
-    if len(rays) == 2 and second_a is not None and not isinstance(hour_a, tuple):
-        from chronoeval.suites.lost_in_time.clock_hidden_hour import hour_under_other_ray
-
-        hour_a = hour_under_other_ray(rays, to_dial, second_a, minute_a, hour_a)  # s9-19h
     if second_a is None and len(rays) == 2:
         striped = None
         if not stripe_first:
@@ -1087,6 +1083,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         split = split_bars(rays, minute_a, second_a, rgb, dial, scene, radius, to_dial)
         if split is not None:
             return split
+    if len(rays) == 2 and second_a is not None and not isinstance(hour_a, tuple):
+        # s9-19h: only where split_bars found no two hands on one ray
+        from chronoeval.suites.lost_in_time.clock_hidden_hour import hour_under_other_ray
+
+        hour_a = hour_under_other_ray(rays, to_dial, second_a, minute_a, hour_a)
     second = 0
     if second_a is not None:
         second = round(to_dial(second_a) / 6.0) % 60
