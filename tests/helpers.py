@@ -262,3 +262,23 @@ def write_test_dataset(root: Path, built: list[BuiltItem]) -> Dataset:
         seed=None,
         source="test",
     )
+
+
+def record_image_checks(monkeypatch: Any) -> list[str]:
+    """Record each full per-image check of a chronoeval dataset (its image's path, in order);
+    files count as settled at once (``verified.RACY_NS`` = 0), and the verify-once stamp is on.
+    The core tests' ``checks`` and the suite tests' ``image_checks`` fixtures."""
+    from chronoeval.core import dataset as dataset_mod
+    from chronoeval.core import verified
+
+    monkeypatch.setattr(verified, "RACY_NS", 0)
+    monkeypatch.delenv("CHRONOEVAL_VERIFY_ALWAYS", raising=False)
+    seen: list[str] = []
+    real = dataset_mod._check_image
+
+    def counting(root, part, *args):  # type: ignore[no-untyped-def]
+        seen.append(part.path)
+        return real(root, part, *args)
+
+    monkeypatch.setattr(dataset_mod, "_check_image", counting)
+    return seen
