@@ -19,7 +19,7 @@ from the outline's centre in each direction, and the hours' marks are placed by 
 windows. On such faces a second loss shows: a tick that touches the rim is one blob with it,
 longer than a mark, and was dropped with it (on bent generator faces with bold hour ticks, most
 hours); the pixels of a ring that stand inward of the ring's own inner edge are kept as marks
-(:func:`_stubs_on_rings`).
+(:func:`_marks_and_stubs`).
 Elsewhere (round and elliptic outlines, perspective views: a conic stays a conic) nothing
 changes. Pixels only.
 """
@@ -65,23 +65,29 @@ def _hull_radii(
     )
     # rows start at 3 o'clock; turn them so that row k is the clock direction k * 360 / N_DIRS
     polar = np.roll(polar, N_DIRS // 4, axis=0) > 0
-    inside = np.logical_and.accumulate(polar, axis=1)
-    return inside.sum(axis=1).astype(np.float64)
+    # how far each direction stays inside from the centre out: its first pixel outside
+    first_out = np.where(polar.all(axis=1), n_r, np.argmin(polar, axis=1))
+    return first_out.astype(np.float64)
 
 
-def _stubs_on_rings(ink: np.ndarray, centre: float, radius: float) -> np.ndarray:
+def _marks_and_stubs(ink: np.ndarray, centre: float, radius: float) -> np.ndarray:
     """Ticks that touch the rim (or a ring): the reader drops ink blobs longer than
     ``MARK_SIZE`` of the radius as rims and rings, and a tick joined to the rim goes with it (on
     bent generator faces most hour ticks of some dials). Of each such blob, the pixels that stand
-    inward of the ring's own inner edge (per direction from the outline's centre (``centre``, ``centre``),
-    the median over ``RING_SPAN`` degrees of the blob's innermost pixel: a tick is narrower
-    than that) by more than ``RING_SLACK`` px are kept as marks."""
+    inward of the ring's own inner edge (per direction from the outline's centre, (``centre``,
+    ``centre``), the median over ``RING_SPAN`` degrees of the blob's innermost pixel: a tick is
+    narrower than that) by more than ``RING_SLACK`` px are kept as marks. Returns the mark ink
+    (:func:`clock_reader._mark_ink` of ``ink``, the hands already out of it) with those pixels."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(ink, connectivity=8)
-    out = np.zeros_like(ink)
-    long = np.nonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > cr.MARK_SIZE * radius)[0]
+    long = np.nonzero(np.maximum(stats[1:, 2], stats[1:, 3]) > cr.MARK_SIZE * radius)[0] + 1
+    out = ink.copy()  # as clock_reader._mark_ink: the long blobs dropped
+    if len(long):
+        out[np.isin(labels, long)] = 0
     span = int(round(RING_SPAN * N_DIRS / 360.0))
-    for label in long + 1:
-        ys, xs = np.nonzero(labels == label)
+    for label in long:
+        x, y, w, h = stats[label, :4]
+        ys, xs = np.nonzero(labels[y : y + h, x : x + w] == label)
+        ys, xs = ys + y, xs + x
         dx, dy = xs - centre, ys - centre
         dist = np.hypot(dx, dy)
         k = np.floor((np.degrees(np.arctan2(dx, -dy)) % 360.0) * N_DIRS / 360.0).astype(int)
@@ -123,7 +129,7 @@ def outline_dial_marks(
     x0, y0 = scene.origin
     h, w = scene.hands.shape
     ink[y0 : y0 + h, x0 : x0 + w][scene.hands > 0] = 0
-    marks = cr._mark_ink(ink, np.zeros_like(ink), radius) | _stubs_on_rings(ink, centre, radius)
+    marks = _marks_and_stubs(ink, centre, radius)
     ys, xs = np.nonzero(marks)
     dx, dy = xs - centre, ys - centre
     k = np.floor((np.degrees(np.arctan2(dx, -dy)) % 360.0) * N_DIRS / 360.0).astype(int) % N_DIRS
