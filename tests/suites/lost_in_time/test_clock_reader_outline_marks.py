@@ -81,9 +81,10 @@ def _faces(n: int, seed: int) -> list[tuple[ClockTime, Image.Image]]:
 
 def test_bent_dial_with_ticks_on_the_rim_read_against_its_marks() -> None:
     """24 faces. Measured hour:minute: main 1beea27's reader 3/24 (its misses 1-3 minutes off,
-    a few with the hour off too), this reader 19/24."""
+    a few with the hour off too); with the ring following the outline and the ticks on the rim
+    kept (commit 7ac547a) 19/24; with marks far off the curve of the others left out, 21/24."""
     right = 0
     for t, img in _faces(24, 1019):
         got = read_clock(img)
         right += got is not None and (got.hour, got.minute) == (t.hour, t.minute)
-    assert right >= 18
+    assert right >= 20

@@ -36,6 +36,8 @@ FAR_OFF = 0.15  # ... and the hull nowhere further off the circle (the foregroun
 N_DIRS = 720  # directions in which the hull's distance from the outline's centre is measured
 RING_SPAN = 12.0  # degrees over which a ring's inner edge is the median of its innermost ink
 RING_SLACK = 2.0  # px inward of that edge a tick stuck to the ring begins
+OUT_DEG = 2.0  # a mark this far (deg) from the curve of the others is left out ...
+MAX_OUT = 2  # ... at most this many
 
 
 def _hull_radii(
@@ -149,4 +151,31 @@ def outline_dial_marks(
     # much as the outline does, 3-8%: numerals and ticks stand far beyond it)
     wide = max(radius, (far + 1.0) / cr.MARK_OUTER)
     seen = cr._Scene(scene.rays, ink, marks, (px, py), (0, 0))
-    return cr._dial_marks(marks, seen, wide)
+    return _without_outliers(cr._dial_marks(marks, seen, wide))
+
+
+def _without_outliers(angles: np.ndarray | None) -> np.ndarray | None:
+    """The hours' mark angles less at most ``MAX_OUT`` marks that lie more than ``OUT_DEG`` from
+    the curve (constant, first and second harmonics of the angle, as
+    :func:`clock_reader._angle_mapper` fits) fitted to the other marks: a mark half under a hand
+    has its centroid a few degrees off, and in a fit of all twelve its own residual shrinks to
+    about 0.6 of that, under the mapper's 2-degree drop (two whole hours with both hands over
+    the 12 read wrong on dev faces)."""
+    if angles is None:
+        return None
+    idx = np.nonzero(~np.isnan(angles))[0]
+    if len(idx) < 10:
+        return angles
+    dev = (angles[idx] - 30.0 * idx + 180.0) % 360.0 - 180.0
+    t = np.radians(angles[idx])
+    basis = np.column_stack([np.ones_like(t), np.cos(t), np.sin(t), np.cos(2 * t), np.sin(2 * t)])
+    miss = np.zeros(len(idx))
+    for j in range(len(idx)):
+        others = np.arange(len(idx)) != j
+        coef, *_ = np.linalg.lstsq(basis[others], dev[others], rcond=None)
+        miss[j] = abs(dev[j] - basis[j] @ coef)
+    out = angles.copy()
+    for j in np.argsort(-miss)[:MAX_OUT]:
+        if miss[j] > OUT_DEG:
+            out[idx[j]] = np.nan
+    return out
