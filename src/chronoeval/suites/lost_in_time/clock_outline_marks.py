@@ -50,7 +50,7 @@ def _hull_radii(
     None without foreground."""
     border = np.concatenate([rgb[0], rgb[-1], rgb[:, 0], rgb[:, -1]])
     bg = np.median(border, axis=0)
-    fg = ((cr._max_channel_diff(rgb, bg) > cr.BACKGROUND_DIFF) * 255).astype(np.uint8)
+    _, fg = cv2.threshold(cr._max_channel_diff(rgb, bg), cr.BACKGROUND_DIFF, 255, cv2.THRESH_BINARY)
     x0, y0 = scene.origin
     h, w = scene.hands.shape
     fg[y0 : y0 + h, x0 : x0 + w][scene.hands > 0] = 0
@@ -61,7 +61,7 @@ def _hull_radii(
     hull = cv2.convexHull(pts)
     mask = np.zeros(fg.shape, np.uint8)
     cv2.fillConvexPoly(mask, hull, 255)
-    n_r = int(1.5 * radius)
+    n_r = int((1.0 + FAR_OFF) * radius) + 2  # further out a hull is no dial's (_lobed)
     polar = cv2.warpPolar(
         mask, (n_r, N_DIRS), (centre, centre), n_r, flags=cv2.INTER_NEAREST | cv2.WARP_POLAR_LINEAR
     )
