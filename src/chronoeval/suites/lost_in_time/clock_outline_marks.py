@@ -19,7 +19,8 @@ from the outline's centre in each direction, and the hours' marks are placed by 
 windows. On such faces a second loss shows: a tick that touches the rim is one blob with it,
 longer than a mark, and was dropped with it (on bent generator faces with bold hour ticks, most
 hours); the pixels of a ring that stand inward of the ring's own inner edge are kept as marks
-(:func:`_marks_and_stubs`).
+(:func:`_marks_and_stubs`). Up to two marks lying more than ``OUT_DEG`` off the curve fitted to
+the other marks (a mark half under a hand) are then left out (:func:`_without_outliers`).
 Elsewhere (round and elliptic outlines, perspective views: a conic stays a conic) nothing
 changes. Pixels only.
 """
