@@ -1034,7 +1034,13 @@ def read_clock(image: Image.Image) -> ClockTime | None:
                 points = _mark_points(offsets)
     rays = scene.rays
     rotation = _rotation(offsets)
-    to_dial = _angle_mapper(_dial_marks(marks, scene, radius), rotation)
+    from chronoeval.suites.lost_in_time.clock_outline_marks import outline_dial_marks
+
+    # on a dial whose outline is no ellipse, the marks' ring follows the outline (s10-19j)
+    dial_marks = outline_dial_marks(rgb, full_ink, scene, radius, centre)
+    if dial_marks is None:
+        dial_marks = _dial_marks(marks, scene, radius)
+    to_dial = _angle_mapper(dial_marks, rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         from chronoeval.suites.lost_in_time.clock_late_minute import late_minute
