@@ -1,5 +1,6 @@
-"""A hand hidden under the needle that reaches past the other ray is the minute hand (issue 19,
-session 10, s10-19i; part of :mod:`chronoeval.suites.lost_in_time.clock_reader`, reader step 5).
+"""The hand hidden under the needle told by its length: reaching past the other ray, the minute
+hand; ending short of it, the hour hand (issue 19, session 10, s10-19i; part of
+:mod:`chronoeval.suites.lost_in_time.clock_reader`, reader step 5).
 
 With two rays, the longest a needle that steps up in width where a wider hand lying under it
 ends, the looks decide which hand hides under the needle by the other ray's length alone: longer
@@ -18,7 +19,13 @@ cannot be the hour hand under a minute hand on the other ray. The reading with t
 second hand, the wider part under it the minute hand (its axis measured across the ray,
 ``clock_two_hands.minute_axis``) and the other ray the hour hand is then taken when it agrees
 better at all than the looks' reading (no margin), within ``clock_two_hands.AGREE`` itself, with
-the minute hand within ``clock_two_hands.MINUTE_FIT`` of its minute. Pixels only.
+the minute hand within ``clock_two_hands.MINUTE_FIT`` of its minute.
+
+The mirror rule (``hour_under_needle``): where the hidden hand ends short of the other ray's tip
+by ``LONGER`` of the radius, it is the hour hand and the other ray the minute hand. A wide hour
+hand under the needle makes that ray fail the needle test (its middle is the hour hand's width,
+its end may lie on a tick); the looks then read no second hand and the minute on the needle's
+ray (3:57:20 read 11:20:00). That reading is taken on the same conditions. Pixels only.
 """
 
 from __future__ import annotations
