@@ -1118,6 +1118,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         alt = second_off_the_line(
             rays, rgb, dial, scene, radius, to_dial, second_a, hour_a, reading
         )
+    if alt is None:  # the hand under the needle: longer than the other ray, the minute hand;
+        # shorter, the hour hand (s10-19i)
+        from chronoeval.suites.lost_in_time import clock_hidden_minute as hm
+
+        for rule in (hm.minute_under_needle, hm.hour_under_needle):
+            alt = alt or rule(
+                rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
+            )
     return alt or reading
 
 

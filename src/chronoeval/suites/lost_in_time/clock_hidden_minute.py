@@ -1,0 +1,152 @@
+"""The hand hidden under the needle told by its length: reaching past the other ray, the minute
+hand; ending short of it, the hour hand (issue 19, session 10, s10-19i; part of
+:mod:`chronoeval.suites.lost_in_time.clock_reader`, reader step 5).
+
+With two rays, the longest a needle that steps up in width where a wider hand lying under it
+ends, the looks decide which hand hides under the needle by the other ray's length alone: longer
+than ``clock_reader.MINUTE_OVER_NEEDLE`` (0.71) of the needle, the other ray is taken for the
+minute hand and the hidden hand for the hour hand. An hour hand can be that long (generator faces
+with hands reaching into the numerals: up to ~0.75 of the needle), and at whole hours (the
+second hand lying over the minute hand at 12) it was then read as the minute hand: 1:00:00 read
+12:05:00, 11:00:00 read 11:55:00. ``clock_two_hands`` scores the other reading (the hidden hand
+the minute hand) by the hands' consistency, but asks it to agree ``clock_two_hands.MARGIN``
+better; near 12 and 6 the swap misses by only h/12 of an hour (2.5 deg at 1:00 and 11:00).
+
+Rule (for any clock; the hour hand is shorter than the minute hand): the hidden hand's end is
+where the needle's ray steps up in width (``clock_reader._step``); where that lies further out
+than the other ray's tip by ``LONGER`` of the radius, the hidden hand is the longer hand, so it
+cannot be the hour hand under a minute hand on the other ray. The reading with the thin end the
+second hand, the wider part under it the minute hand (its axis measured across the ray,
+``clock_two_hands.minute_axis``) and the other ray the hour hand is then taken when it agrees
+better at all than the looks' reading (no margin), within ``clock_two_hands.AGREE`` itself, with
+the minute hand within ``clock_two_hands.MINUTE_FIT`` of its minute.
+
+The mirror rule (``hour_under_needle``): where the hidden hand ends short of the other ray's tip
+by ``LONGER`` of the radius, it is the hour hand and the other ray the minute hand. A wide hour
+hand under the needle makes that ray fail the needle test (its middle is the hour hand's width,
+its end may lie on a tick); the looks then read no second hand and the minute on the needle's
+ray (3:57:20 read 11:20:00). That reading is taken on the same conditions. Pixels only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from chronoeval.suites.lost_in_time import clock_reader as cr
+from chronoeval.suites.lost_in_time import clock_two_hands as th
+from chronoeval.suites.lost_in_time.answers import ClockTime
+
+LONGER = 0.03  # the hidden hand reaches this much (fraction of the radius) past the other ray
+
+
+def _off(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
+def minute_under_needle(
+    rays: list[cr._Track],
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
+    radius: float,
+    to_dial: Callable[[float], float],
+    second_a: float | None,
+    minute_a: float,
+    hour_a: float | tuple[float, float],
+    reading: ClockTime,
+) -> ClockTime | None:
+    """Two rays read as ``reading`` with the second hand the longest ray's thin end and the
+    minute hand on the other ray: the hand hidden under the needle read as the minute hand where
+    it reaches past the other ray and that reading agrees better; else None."""
+    if len(rays) != 2 or second_a is None:
+        return None
+    first, other = rays
+    ratio, rho = cr._step(first)
+    if ratio <= cr.STEP_RATIO or rho < other.tip + LONGER * radius:
+        return None
+    if cr._needle(other, max(t.contrast for t in rays), radius):
+        return None
+    outer = cr._angle(first, rho + 2, first.tip - 2)
+    if outer is None or second_a != outer:
+        return None
+    a_first, a_other = cr._pivot_angle(first), cr._pivot_angle(other)
+    if _off(minute_a, a_other) >= _off(minute_a, a_first):
+        return None  # the looks read the minute hand on the needle's ray already
+    inner = _wider_axis(first, rho, rgb, dial, scene, radius)
+    if inner is None:
+        return None
+    a_m, a_h, a_s = to_dial(inner), to_dial(a_other), to_dial(outer)
+    alt, r_m = th._reading(a_s, a_m, a_h)
+    if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > th.MINUTE_FIT:
+        return None
+    hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
+    s_cur, m_cur = to_dial(second_a), to_dial(minute_a)
+    current = min(th._fit(s_cur, m_cur, to_dial(h), reading) for h in hours)
+    fit = th._fit(a_s, a_m, a_h, alt)
+    return alt if fit <= th.AGREE and fit < current else None
+
+
+def hour_under_needle(
+    rays: list[cr._Track],
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
+    radius: float,
+    to_dial: Callable[[float], float],
+    second_a: float | None,
+    minute_a: float,
+    hour_a: float | tuple[float, float],
+    reading: ClockTime,
+) -> ClockTime | None:
+    """The mirror of :func:`minute_under_needle`: where the hand hidden under the longest ray's
+    thin end ends short of the other ray's tip by ``LONGER`` of the radius, it is the shorter
+    hand, the hour hand, and the other ray the minute hand. Taken where the looks read it
+    otherwise (a wide hour hand under the needle makes the ray fail the needle test: no second
+    hand, the minute read on the needle's ray, 3:57:20 read 11:20:00) and that reading agrees
+    better; else None."""
+    if len(rays) != 2:
+        return None
+    first, other = rays
+    ratio, rho = cr._step(first)
+    if ratio <= cr.STEP_RATIO or rho + LONGER * radius > other.tip:
+        return None
+    if cr._needle(other, max(t.contrast for t in rays), radius):
+        return None
+    outer = cr._angle(first, rho + 2, first.tip - 2)
+    if outer is None:
+        return None
+    a_first, a_other = cr._pivot_angle(first), cr._pivot_angle(other)
+    if second_a == outer and _off(minute_a, a_other) < _off(minute_a, a_first):
+        return None  # the looks read it so already
+    inner = _wider_axis(first, rho, rgb, dial, scene, radius)
+    if inner is None:
+        return None
+    a_h, a_m, a_s = to_dial(inner), to_dial(a_other), to_dial(outer)
+    alt, r_m = th._reading(a_s, a_m, a_h)
+    if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > th.MINUTE_FIT:
+        return None
+    hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
+    s_cur = None if second_a is None else to_dial(second_a)
+    current = min(th._fit(s_cur, to_dial(minute_a), to_dial(h), reading) for h in hours)
+    fit = th._fit(a_s, a_m, a_h, alt)
+    return alt if fit <= th.AGREE and fit < current else None
+
+
+def _wider_axis(
+    first: cr._Track,
+    rho: float,
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
+    radius: float,
+) -> float | None:
+    """The axis of the wider hand inside ``first``'s width step at ``rho``, measured across the
+    ray (``clock_two_hands.minute_axis``)."""
+    px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
+    reach = first.tip + 0.25 * radius + 2.0
+    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
+    x1, y1 = int(px + reach) + 2, int(py + reach) + 2
+    diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
+    return th.minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)
