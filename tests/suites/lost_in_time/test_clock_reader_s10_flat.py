@@ -21,20 +21,7 @@ import math
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
-
-
-def _ticks(d, c: float, r: float, colour: tuple[int, int, int]) -> None:  # noqa: ANN001
-    for k in range(60):
-        a = math.radians(6 * k)
-        ux, uy = math.sin(a), -math.cos(a)
-        inner = 0.88 if k % 5 == 0 else 0.93
-        width = int((0.02 if k % 5 == 0 else 0.008) * r)
-        d.line(
-            [(c + inner * r * ux, c + inner * r * uy), (c + 0.97 * r * ux, c + 0.97 * r * uy)],
-            fill=colour,
-            width=width,
-        )
+from helpers import bar_hand, minute_ticks, supersampled_face
 
 
 def _hand(d, c: float, angle: float, length: float, width: float, fill, shape: str) -> None:  # noqa: ANN001
@@ -57,7 +44,7 @@ def _hand(d, c: float, angle: float, length: float, width: float, fill, shape: s
 
 def _long_hour_face(h: int, m: int, s: int, shape: str, size: int = 360) -> Image.Image:
     img, d, c, r = supersampled_face(size, (200, 200, 200), 0.46, (250, 248, 240))
-    _ticks(d, c, r, (60, 60, 60))
+    minute_ticks(d, c, r, (60, 60, 60))
     ink = (25, 25, 25)
     _hand(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.74 * r, 0.06 * r, ink, shape)
     _hand(d, c, 6.0 * m + 0.1 * s, 0.84 * r, 0.045 * r, ink, shape)

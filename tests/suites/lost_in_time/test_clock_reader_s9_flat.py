@@ -21,20 +21,7 @@ import math
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
-
-
-def _ticks(d, c: float, r: float, colour: tuple[int, int, int]) -> None:  # noqa: ANN001
-    for k in range(60):
-        a = math.radians(6 * k)
-        ux, uy = math.sin(a), -math.cos(a)
-        inner = 0.88 if k % 5 == 0 else 0.93
-        width = int((0.02 if k % 5 == 0 else 0.008) * r)
-        d.line(
-            [(c + inner * r * ux, c + inner * r * uy), (c + 0.97 * r * ux, c + 0.97 * r * uy)],
-            fill=colour,
-            width=width,
-        )
+from helpers import bar_hand, minute_ticks, supersampled_face
 
 
 def _polygon(d, c: float, angle: float, outline, fill) -> None:  # noqa: ANN001
@@ -65,7 +52,7 @@ def _leaf(d, c: float, angle: float, length: float, width: float, fill) -> None:
 
 def _along_face(h: int, m: int, s: int, size: int = 360) -> Image.Image:
     img, d, c, r = supersampled_face(size, (200, 200, 200), 0.46, (250, 250, 245))
-    _ticks(d, c, r, (60, 60, 60))
+    minute_ticks(d, c, r, (60, 60, 60))
     ink = (25, 25, 25)
     _tapered(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.5 * r, 0.07 * r, ink)
     _tapered(d, c, 6.0 * m + 0.1 * s, 0.86 * r, 0.045 * r, ink)
@@ -77,7 +64,7 @@ def _along_face(h: int, m: int, s: int, size: int = 360) -> Image.Image:
 
 def _hidden_hour_face(h: int, m: int, s: int, size: int = 360) -> Image.Image:
     img, d, c, r = supersampled_face(size, (200, 200, 200), 0.46, (45, 20, 22))
-    _ticks(d, c, r, (220, 180, 110))
+    minute_ticks(d, c, r, (220, 180, 110))
     ink, needle = (240, 230, 210), (240, 200, 40)
     _leaf(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.5 * r, 0.07 * r, ink)
     _leaf(d, c, 6.0 * m + 0.1 * s, 0.93 * r, 0.045 * r, ink)
@@ -125,7 +112,7 @@ def test_a_hidden_hour_hand_lies_under_the_ray_that_fits_the_minute() -> None:
 
 def _bars_on_one_ray_face(h: int, m: int, s: int, size: int = 360) -> Image.Image:
     img, d, c, r = supersampled_face(size, (200, 200, 200), 0.46, (250, 250, 245))
-    _ticks(d, c, r, (60, 60, 60))
+    minute_ticks(d, c, r, (60, 60, 60))
     ink = (25, 25, 25)
     bar_hand(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.55 * r, 0.12 * r, ink)
     bar_hand(d, c, 6.0 * m + 0.1 * s, 0.85 * r, 0.07 * r, ink)
