@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -125,13 +125,20 @@ async def run_jobs(
     )
 
     # Group commit: the answers that arrive in one turn of the event loop are committed together
-    # (one SQLite transaction instead of one per answer), before the worker that stored first
-    # moves on; at most GROUP_COMMIT answers wait, and whatever waits is committed on the way out.
+    # (one SQLite transaction instead of one per answer) by a callback in the loop's next turn, so
+    # a worker sends its next request before its answer is committed and scored: the commit is
+    # off the slot's path from one reply to its next request. At most GROUP_COMMIT answers wait;
+    # whatever waits is committed on the way out. A commit that fails stops the run (below).
     pending: list[tuple[str, dict[str, Any]]] = []
     pending_jobs: list[Job] = []
-    committing = False
+    loop = asyncio.get_running_loop()
+    turn: asyncio.Handle | None = None  # the commit of this turn's answers, once scheduled
+    failure: BaseException | None = None  # a scheduled commit's failure, raised by the run
+    workers: list[asyncio.Future[None]] = []
 
     def commit() -> None:
+        if not pending:
+            return
         batch, batch_jobs = pending[:], pending_jobs[:]
         pending.clear()
         pending_jobs.clear()
@@ -140,29 +147,29 @@ async def run_jobs(
             for job, resp in zip(batch_jobs, written, strict=True):
                 on_stored(job, resp)
 
-    def stored(job: Job, **fields: Any) -> Awaitable[None] | None:
-        """Offer an outcome to the group commit; returns what to await when this answer is the
-        first of its turn of the loop (it commits the turn's answers), else None: committed
-        already (a full group) or joining a commit under way, with no coroutine made for it."""
+    def commit_turn() -> None:
+        """The scheduled commit. It runs as a loop callback, so its failure would only be logged
+        by the loop: it is kept and the workers are stopped, and the run raises it."""
+        nonlocal turn, failure
+        turn = None
+        try:
+            commit()
+        except Exception as exc:  # KeyboardInterrupt / SystemExit leave the loop as they are
+            if failure is None:
+                failure = exc
+            for w in workers:
+                w.cancel()
+
+    def stored(job: Job, **fields: Any) -> None:
+        """Offer an outcome to the group commit: committed at once when the group is full, else
+        by the commit scheduled for the next turn of the loop (scheduled by the turn's first)."""
+        nonlocal turn
         pending.append((job.key, fields))
         pending_jobs.append(job)
         if len(pending) >= GROUP_COMMIT:
             commit()
-            return None
-        if committing:
-            return None
-        return first_of_turn()
-
-    async def first_of_turn() -> None:
-        nonlocal committing
-        # set here, not in stored(): an awaitable never awaited cannot leave the flag set (the
-        # first answer's caller awaits at once, so this runs before another worker offers)
-        committing = True
-        try:
-            await asyncio.sleep(0)  # answers ready in this turn of the loop join the transaction
-        finally:
-            committing = False
-            commit()
+        elif turn is None:
+            turn = loop.call_soon(commit_turn)
 
     async def one(job: Job) -> None:
         attempt = 0
@@ -180,7 +187,7 @@ async def run_jobs(
                     await asyncio.sleep(retry.delay(attempt, exc.retry_after, rng))
                     attempt += 1
                     continue
-                waiting = stored(
+                stored(
                     job,
                     item_id=job.item_id,
                     task=job.task,
@@ -193,14 +200,12 @@ async def run_jobs(
                     attempts=attempt + 1,
                     turns=getattr(exc, "turns", None),
                 )
-                if waiting is not None:
-                    await waiting
                 summary.errors += 1
                 if len(summary.error_messages) < 5:
                     summary.error_messages.append(f"{job.item_id}: {exc}")
                 ok = False
             else:
-                waiting = stored(
+                stored(
                     job,
                     item_id=job.item_id,
                     task=job.task,
@@ -213,8 +218,6 @@ async def run_jobs(
                     attempts=attempt + 1,
                     turns=resp.turns or None,
                 )
-                if waiting is not None:
-                    await waiting
                 summary.answered += 1
                 ok = True
             summary.called += 1
@@ -231,19 +234,27 @@ async def run_jobs(
             await one(job)
 
     with bar:
-        workers = [asyncio.ensure_future(worker()) for _ in range(concurrency)]
+        workers.extend(asyncio.ensure_future(worker()) for _ in range(concurrency))
         try:
             await asyncio.gather(*workers)
-        except BaseException:
-            # one worker failed (e.g. an item's image changed: core/deferred_images.py): the
-            # others stop asking now; an answer already in hand is committed below, a request
-            # in flight is dropped (asked again on resume)
+        except BaseException as exc:
+            # one worker failed (e.g. an item's image changed: core/deferred_images.py), or a
+            # scheduled commit did and cancelled them: the others stop asking now; an answer
+            # already in hand is committed below, a request in flight is dropped (asked again on
+            # resume)
             for w in workers:
                 w.cancel()
             await asyncio.gather(*workers, return_exceptions=True)
+            if failure is not None and isinstance(exc, asyncio.CancelledError):
+                raise failure from None
             raise
         finally:
+            if turn is not None:
+                turn.cancel()
+                turn = None
             commit()  # nothing that was answered is left uncommitted, whatever happened
+        if failure is not None:  # the last turn's commit failed after every worker had ended
+            raise failure
     if plain is not None:
         plain.close()
     summary.wall_s = time.perf_counter() - start
