@@ -205,3 +205,69 @@ def test_put_many_with_no_secret_set_still_redacts_url_credentials(
         assert got["url"].text == kept
         assert got["turns"].turns == [{"role": "tool", "output": kept}]
         assert got["error"].error == f"HTTP 401 from {kept}" and got["error"].text is None
+
+
+class Yielding(Backend):
+    """Answers after one turn of the event loop (as a network client does), noting each call."""
+
+    identity = "interrupted"
+
+    def __init__(self, events: list[str]) -> None:
+        self.events = events
+
+    async def generate(self, request: Request) -> Response:
+        self.events.append(f"ask {request.messages[0].text}")
+        await asyncio.sleep(0)
+        return Response(text="ok")
+
+
+def test_a_worker_sends_its_next_request_before_its_answer_is_committed(tmp_path: Path) -> None:
+    """The commit (and the scoring on it) is off a slot's path from one reply to its next request:
+    with one worker, request i+1 goes out before answer i is committed, and every answer is
+    still committed exactly once, in order."""
+    events: list[str] = []
+    with open_store(tmp_path) as store:
+        asyncio.run(
+            run_jobs(
+                jobs(6),
+                Yielding(events),
+                store,
+                concurrency=1,
+                progress=False,
+                on_stored=lambda job, resp: events.append(f"stored {job.item_id[1:]}"),
+            )
+        )
+        assert len(store.answered_keys()) == 6
+    for i in range(5):
+        assert events.index(f"ask q{i + 1}") < events.index(f"stored {i}"), events
+    assert [e for e in events if e.startswith("stored")] == [f"stored {i}" for i in range(6)]
+
+
+@pytest.mark.parametrize("fail_at", [3, 40])
+def test_a_commit_that_fails_after_the_worker_moved_on_stops_the_run(
+    tmp_path: Path, fail_at: int
+) -> None:
+    """The turn's commit runs as a loop callback; its failure (here scoring on it, at answer 3 or
+    at the very last answer) is raised by the run, not only logged by the loop, and the workers
+    stop asking."""
+    events: list[str] = []
+    seen: list[str] = []
+
+    def on_stored(job: Job, resp: StoredResponse) -> None:
+        seen.append(job.key)
+        if len(seen) == fail_at:
+            raise ValueError(f"scoring failed at {job.item_id}")
+
+    loop_errors: list[dict] = []
+
+    async def main() -> None:
+        asyncio.get_running_loop().set_exception_handler(lambda _l, ctx: loop_errors.append(ctx))
+        await run_jobs(
+            jobs(40), Yielding(events), store, concurrency=4, progress=False, on_stored=on_stored
+        )
+
+    with open_store(tmp_path) as store, pytest.raises(ValueError, match="scoring failed"):
+        asyncio.run(main())
+    assert not loop_errors
+    asked = [e for e in events if e.startswith("ask")]
+    assert len(asked) <= (fail_at + 8 if fail_at < 40 else 40)
