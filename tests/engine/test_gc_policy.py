@@ -89,3 +89,59 @@ def test_api_run_is_relaxed_and_keeps_its_signature(tmp_path, monkeypatch) -> No
     assert res.results["tasks"]["clockqa"]["counts"]["answered"] == 4
     assert seen == [max(before[0], gc_policy.FIRST_GENERATION_THRESHOLD)]
     assert gc.get_threshold() == before
+
+
+def _collections_during(action) -> list[int]:
+    """The generations the collector collected while ``action`` ran."""
+    seen: list[int] = []
+
+    def note(phase: str, info: dict) -> None:
+        if phase == "start":
+            seen.append(info["generation"])
+
+    gc.callbacks.append(note)
+    try:
+        action()
+    finally:
+        gc.callbacks.remove(note)
+    return seen
+
+
+def test_the_end_of_a_run_walks_none_of_what_it_left_and_loses_no_garbage() -> None:
+    """The run's survivors go to the oldest generation without a collection (the young collection
+    at the end was on the path of every run); its cyclic garbage is still collectable."""
+    gc.collect()
+    kept: list[list[int]] = []
+
+    class Node:
+        pass
+
+    def run_like() -> None:
+        with gc_policy.relaxed():
+            kept.extend([i] for i in range(20_000))  # young, alive
+            for _ in range(100):  # cyclic garbage
+                a, b = Node(), Node()
+                a.other, b.other = b, a
+        [[j] for j in range(10)]  # a few allocations after the run (threshold restored)
+
+    assert _collections_during(run_like) == []
+    assert gc.get_freeze_count() == 0
+    assert gc.collect() >= 200  # the cycles were kept for the next full collection, not lost
+
+
+def test_objects_someone_else_froze_stay_frozen_and_the_collection_comes_as_before() -> None:
+    gc.collect()
+    gc.freeze()
+    frozen = gc.get_freeze_count()
+    try:
+        kept: list[list[int]] = []
+
+        def run_like() -> None:
+            with gc_policy.relaxed():
+                kept.extend([i] for i in range(20_000))
+            [[j] for j in range(10)]
+
+        assert _collections_during(run_like) != []
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
