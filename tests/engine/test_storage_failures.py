@@ -12,6 +12,7 @@ import signal
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,7 +145,10 @@ def _limit_file_size() -> None:  # runs in the child: a "disk" that fills at 64 
     resource.setrlimit(resource.RLIMIT_FSIZE, (64 * 1024, 64 * 1024))
 
 
-def test_full_disk_is_one_line_and_keeps_what_was_stored(tmp_path: Path) -> None:
+def test_full_disk_is_one_line_and_keeps_what_was_stored(tmp_path: Path, serve: Any) -> None:
+    """The disk fills while a served model's answers are committed (one per turn of the loop
+    at concurrency 1): one line naming the run, and the answers committed before are kept."""
+    server = serve("--model", "constant:3:00:00", "--task", "clockqa")
     data = make_clock_dataset(tmp_path / "ds", n=100).root
     out = tmp_path / "run"
     proc = chronoeval(
@@ -154,7 +158,9 @@ def test_full_disk_is_one_line_and_keeps_what_was_stored(tmp_path: Path) -> None
         "--data",
         str(data),
         "--model",
-        "constant:3:00:00",
+        "openai:constant:3:00:00",
+        "--base-url",
+        server.url,
         "--out",
         str(out),
         "--no-progress",
@@ -170,6 +176,33 @@ def test_full_disk_is_one_line_and_keeps_what_was_stored(tmp_path: Path) -> None
 
     kept = sqlite3.connect(out / "store.sqlite").execute("SELECT COUNT(*) FROM responses")
     assert kept.fetchone()[0] > 0  # what was stored before the disk filled is still there
+
+
+def test_a_report_the_disk_cannot_hold_is_one_line_naming_it(tmp_path: Path) -> None:
+    """An instant in-process model's 100 answers fit in one commit; the report does not fit:
+    one line naming the report's file (a failed write names no file of its own), the scored
+    results kept, no partial file left."""
+    data = make_clock_dataset(tmp_path / "ds", n=100).root
+    out = tmp_path / "run"
+    proc = chronoeval(
+        "run",
+        "--task",
+        "clockqa",
+        "--data",
+        str(data),
+        "--model",
+        "constant:3:00:00",
+        "--out",
+        str(out),
+        "--no-progress",
+        cwd=tmp_path,
+        preexec_fn=_limit_file_size,
+    )
+    assert proc.returncode == EXIT_STORAGE, proc.stdout + proc.stderr
+    line = one_error_line(proc)
+    assert str(out / "report.html") in line and "File too large" in line and "kept" in line
+    assert json.loads((out / "results.json").read_text())["tasks"]["clockqa"]
+    assert not (out / "report.html.tmp").exists()
 
 
 def test_score_and_report_work_after_the_dataset_is_deleted(tmp_path: Path) -> None:

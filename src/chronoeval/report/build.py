@@ -31,12 +31,24 @@ class Report:
 
 
 def _write(path: Path, text: str) -> Path:
+    """Write ``text`` to ``path`` through a temporary file. A full disk or a file-size limit is one
+    line naming the file (a failed write's OSError names none), and the partial file is removed."""
+    from chronoeval.engine.storage import storage_errors
+
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    tmp.write_text(text, encoding="utf-8")
-    os.replace(tmp, path)
+    with storage_errors(path, "writing the report", REPORT_KEPT):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
     return path
+
+
+REPORT_KEPT = "the runs' results are kept; run `chronoeval report` again once there is room"
 
 
 def write_report(
