@@ -144,3 +144,21 @@ def test_serve_beyond_loopback_warns_on_stderr(tmp_path: Path) -> None:
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stdout + proc.stderr
     assert "serving on 192.0.2.1" in proc.stderr and "WITHOUT authentication" in proc.stderr
     assert proc.returncode == 2 and "cannot serve on 192.0.2.1" in proc.stdout
+
+
+def test_each_error_a_reply_can_give_names_its_url_redacted(serve, clock_dataset, tmp_path) -> None:
+    """The URL in an error is redacted where the error is raised (no longer before every send):
+    an HTTP error, a choice without message and a null content each name the URL without its
+    credentials."""
+    server = serve(
+        "--model", "constant:10:10:00", "--task", "clockqa", "--faults", "500@1,null@2,nomessage@3"
+    )
+    secret_url = server.url.replace("http://", "http://ann:s3cret@")
+    res = run(clock_dataset.root, tmp_path / "run", secret_url, retry=RetryPolicy(max_retries=0))
+    errors = sorted(r.error or "" for r in res.records if r.status == "error")
+    assert len(errors) == 3, errors
+    assert any(e.startswith("HTTP 500 from http://***@127.0.0.1") for e in errors), errors
+    assert any("has content: null" in e for e in errors) and any(
+        "without message" in e for e in errors
+    )
+    assert all("http://***@127.0.0.1" in e and "s3cret" not in e for e in errors), errors

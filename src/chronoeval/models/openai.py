@@ -53,15 +53,16 @@ def parse_retry_after(value: str | None) -> float | None:
     return max(0.0, when.timestamp() - time.time())
 
 
-def reply_text(choice: Any, shown_url: str) -> Any:
-    """The text of a chat-completions choice. A choice without a ``message`` object, or whose
+def reply_text(choice: Any, url: str) -> Any:
+    """The text of a chat-completions choice (``url``: where it came from, named redacted in an
+    error). A choice without a ``message`` object, or whose
     ``content`` is null (with no ``refusal`` or reasoning text), is a protocol error: retried and,
     if it stays, stored as an error, never scored as NoAnswer. An explicit refusal is the model's
     answer; reasoning with a null content is a reply without an answer (NoAnswer, reasoning kept)."""
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise BackendError(
-            f"protocol error: response from {shown_url} has a choice without message"
+            f"protocol error: response from {redact_text(url)} has a choice without message"
         )
     content = message.get("content")
     if content is None:
@@ -71,7 +72,7 @@ def reply_text(choice: Any, shown_url: str) -> Any:
         reasoning = message.get("reasoning_content") or message.get("reasoning")
         if isinstance(reasoning, str) and reasoning:
             return ""  # a reasoning model that never got to its answer (e.g. out of tokens)
-        raise BackendError(f"protocol error: response from {shown_url} has content: null")
+        raise BackendError(f"protocol error: response from {redact_text(url)} has content: null")
     return content
 
 
@@ -364,7 +365,8 @@ class OpenAIBackend(Backend):
     async def _post(self, base_url: str, payload: str | bytes, headers: dict[str, str]) -> Response:
         session = await self._get_session()
         url = f"{base_url}/chat/completions"
-        shown = redact_text(url)  # credentials in the URL never reach an error text
+        # credentials in the URL never reach an error text: redact_text(url) in each (made only
+        # where one is raised: it looks at the environment, ~30 us, before every send otherwise)
         start = time.perf_counter()
         try:
             async with session.post(url, data=payload, headers=headers) as resp:
@@ -372,33 +374,33 @@ class OpenAIBackend(Backend):
                 status = resp.status
                 retry_after = parse_retry_after(resp.headers.get("Retry-After"))
         except TimeoutError:
-            raise BackendError(f"timed out after {self.timeout_s:g}s: {shown}") from None
+            raise BackendError(f"timed out after {self.timeout_s:g}s: {redact_text(url)}") from None
         except aiohttp.ClientConnectorError as exc:
             raise BackendError(
-                redact_text(f"cannot connect to {shown}: {exc.os_error or exc}")
+                redact_text(f"cannot connect to {url}: {exc.os_error or exc}")
             ) from None
         except aiohttp.ClientError as exc:
             raise BackendError(
-                redact_text(f"{type(exc).__name__} talking to {shown}: {exc}")
+                redact_text(f"{type(exc).__name__} talking to {url}: {exc}")
             ) from None
         latency = time.perf_counter() - start
         if status != 200:
             snippet = raw[:200].decode("utf-8", "replace")
             raise BackendError(
-                f"HTTP {status} from {shown}: {snippet}",
+                f"HTTP {status} from {redact_text(url)}: {snippet}",
                 retryable=status in RETRYABLE_STATUS,
                 retry_after=retry_after,
             )
         try:
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise BackendError(f"malformed JSON from {shown}: {raw[:120]!r}") from None
+            raise BackendError(f"malformed JSON from {redact_text(url)}: {raw[:120]!r}") from None
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices:
-            raise BackendError(f"response from {shown} has no choices")
-        content = reply_text(choices[0], shown)
+            raise BackendError(f"response from {redact_text(url)} has no choices")
+        content = reply_text(choices[0], url)
         if not isinstance(content, str):
-            raise BackendError(f"response from {shown} has non-text content")
+            raise BackendError(f"response from {redact_text(url)} has non-text content")
         message = choices[0].get("message") if isinstance(choices[0], dict) else None
         reasoning = None
         if isinstance(message, dict):
