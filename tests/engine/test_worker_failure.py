@@ -42,6 +42,20 @@ class Slow(Backend):
         await asyncio.sleep(0.02)  # closing takes a few turns of the loop (an HTTP client's)
 
 
+class SlowAhead(Slow):
+    """:class:`Slow` that prepares requests ahead (as the openai backend encodes bodies): a
+    request is noted as asked only when generate takes it."""
+
+    prepares_ahead = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.prepared: list[str] = []
+
+    def prepare(self, request: Request) -> None:
+        self.prepared.append(request.messages[0].text)
+
+
 def make(i: int) -> Job:
     if i == 20:
         raise DataError("image bytes do not match their sha256", item_id=f"i{i}", field="image 0")
@@ -49,11 +63,12 @@ def make(i: int) -> Job:
     return Job(req.key("slow"), f"i{i}", "toy", req)
 
 
+@pytest.mark.parametrize("ahead", [False, True])
 @pytest.mark.parametrize("concurrency", [1, 8])
 def test_a_job_that_cannot_be_made_stops_the_run_and_keeps_the_answers(
-    tmp_path: Path, concurrency: int
+    tmp_path: Path, concurrency: int, ahead: bool
 ) -> None:
-    backend = Slow()
+    backend = SlowAhead() if ahead else Slow()
     jobs = JobList(list(range(50)), make)
     with open_store(tmp_path) as store:
         with pytest.raises(DataError, match="i20"):
@@ -74,3 +89,18 @@ def test_a_job_that_cannot_be_made_stops_the_run_and_keeps_the_answers(
     assert not errors
     if concurrency == 1:
         assert kept == {f"i{i}" for i in range(20)}
+
+
+def test_jobs_prepared_ahead_are_asked_once_each_in_order(tmp_path: Path) -> None:
+    """A backend that prepares ahead gets most requests prepared before a worker takes them (while
+    the loop waits), every job asked exactly once, in the jobs' order, and all answers stored."""
+    backend = SlowAhead()
+    jobs = JobList(list(range(21, 81)), make)
+    with open_store(tmp_path) as store:
+        summary = ask_all(jobs, backend, store, concurrency=4, progress=False)
+        assert summary.answered == 60 and len(store.answered_keys()) == 60
+    expected = [f"q{i}" for i in range(21, 81)]
+    assert backend.asked == expected  # the order of the jobs, each once
+    assert len(set(backend.prepared)) == len(backend.prepared)  # each prepared at most once
+    assert set(backend.prepared) <= set(expected)
+    assert len(backend.prepared) >= 50  # all but the first wave's few, prepared ahead

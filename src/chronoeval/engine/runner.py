@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +36,10 @@ from chronoeval.models.base import Backend, BackendError
 
 GROUP_COMMIT = 256
 """The most answers committed in one transaction (engine/store.py ``put_many``)."""
+
+AHEAD = 4
+"""The most jobs taken ahead and prepared (``Backend.prepare``) while the loop waits, for a
+backend that ``prepares_ahead``."""
 
 
 @dataclass(frozen=True, init=False)
@@ -229,8 +234,48 @@ async def run_jobs(
                 on_result(job, ok)
             return
 
+    # Jobs taken ahead: for a backend that prepares ahead (the openai backend encodes a body), the
+    # next jobs are taken from the shared iterator, in order, and prepared by a loop callback
+    # scheduled when a worker takes one (it runs after that worker's request went out), so a
+    # worker whose reply arrives sends the next prepared job at once. Any worker takes them, in
+    # order, before the iterator's next. A job that cannot be made (core/deferred_images.py) is
+    # raised by the worker that takes its place, as it would have been there.
+    prepare = backend.prepare if getattr(backend, "prepares_ahead", False) else None
+    ahead: deque[Job] = deque()
+    ahead_error: list[BaseException] = []
+    preparing: asyncio.Handle | None = None
+
+    def prepare_next() -> None:
+        nonlocal preparing
+        preparing = None
+        if ahead_error or len(ahead) >= AHEAD or prepare is None:
+            return
+        try:
+            job = next(queue_iter, None)
+        except Exception as exc:  # noqa: BLE001 - raised by the worker that takes its place
+            ahead_error.append(exc)
+            return
+        if job is None:
+            return
+        prepare(job.request)
+        ahead.append(job)
+        if len(ahead) < AHEAD:  # one job per turn of the loop: replies are read in between
+            preparing = loop.call_soon(prepare_next)
+
+    def take() -> Job | None:
+        nonlocal preparing
+        if ahead:
+            job = ahead.popleft()
+        elif ahead_error:
+            raise ahead_error[0]
+        else:
+            job = next(queue_iter, None)  # shared iterator: each job taken exactly once
+        if prepare is not None and preparing is None and job is not None:
+            preparing = loop.call_soon(prepare_next)
+        return job
+
     async def worker() -> None:
-        for job in queue_iter:  # shared iterator: each job taken exactly once
+        while (job := take()) is not None:
             await one(job)
 
     with bar:
@@ -249,9 +294,10 @@ async def run_jobs(
                 raise failure from None
             raise
         finally:
-            if turn is not None:
-                turn.cancel()
-                turn = None
+            for handle in (turn, preparing):
+                if handle is not None:
+                    handle.cancel()
+            turn = preparing = None
             commit()  # nothing that was answered is left uncommitted, whatever happened
         if failure is not None:  # the last turn's commit failed after every worker had ended
             raise failure

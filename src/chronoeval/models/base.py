@@ -54,6 +54,16 @@ class Backend:
     (engine/scoring_memo.py), in time it would spend waiting. False where the answers are
     computed in this process, whose CPU the run would only move, not save."""
 
+    prepares_ahead: bool = False
+    """Whether :meth:`prepare` does work worth doing before a request's turn (the runner then
+    prepares the next jobs' requests while its loop waits: engine/runner.py)."""
+
+    def prepare(self, request: Request) -> None:
+        """Do now what :meth:`generate` would do for ``request`` before sending it (e.g. encode
+        its body), so that ``generate(request)`` sends at once. A failure here is kept and raised
+        by ``generate(request)``, as if it had happened there. Default: nothing."""
+        return None
+
     async def generate(self, request: Request) -> Response:
         raise NotImplementedError
 

@@ -215,6 +215,9 @@ class OpenAIBackend(Backend):
     """Its asking is waiting on sockets: a run asks on uvloop where installed
     (engine/event_loop.py)."""
 
+    prepares_ahead = True
+    """A body (the image read, base64 and JSON: ~0.2 ms) is encoded while the loop waits."""
+
     def __init__(
         self,
         base_url: str | list[str],
@@ -244,6 +247,9 @@ class OpenAIBackend(Backend):
             max_cooldown_s=max_cooldown_s,
         )
         self._session: aiohttp.ClientSession | None = None
+        # bodies encoded ahead (prepare), by the request's id, with the request itself so that
+        # a reused id never matches another request; taken (once) by generate
+        self._ready: dict[int, tuple[Request, bytes | Exception]] = {}
 
     def describe(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -323,8 +329,22 @@ class OpenAIBackend(Backend):
         pieces.append(text.encode("utf-8"))
         return b"".join(pieces)
 
+    def prepare(self, request: Request) -> None:
+        try:
+            body: bytes | Exception = self.payload(request)
+        except Exception as exc:  # noqa: BLE001 - raised by generate, where it would have been
+            body = exc
+        self._ready[id(request)] = (request, body)
+
     async def generate(self, request: Request) -> Response:
-        return await self.send(self.payload(request), request.key(self.identity))
+        ready = self._ready.pop(id(request), None)
+        if ready is not None and ready[0] is request:
+            body = ready[1]
+            if isinstance(body, Exception):
+                raise body
+        else:
+            body = self.payload(request)
+        return await self.send(body, request.key(self.identity))
 
     async def send(self, payload: str | bytes, request_key: str | None = None) -> Response:
         """POST a chat-completions body (JSON text) to replicas in least-outstanding order until
@@ -416,6 +436,7 @@ class OpenAIBackend(Backend):
         )
 
     async def aclose(self) -> None:
+        self._ready.clear()  # bodies of jobs a stopped run never asked
         self.pool._freed = None  # bound to this event loop; a later loop makes its own
         if self._session is not None:
             await self._session.close()
