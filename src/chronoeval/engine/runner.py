@@ -1,7 +1,8 @@
 """The async runner: asks a backend for every request not yet answered in the store.
 
 A fixed pool of ``concurrency`` workers pulls jobs in order (memory stays flat for any item count:
-image bytes are read when a request is sent and dropped once it returns). A failed call is retried
+image bytes are read when a request is sent, or up to ``AHEAD`` jobs before for a backend that
+prepares ahead, and dropped once it returns). A failed call is retried
 with exponential backoff and full jitter, waiting at least as long as a server's Retry-After says;
 after ``max_retries`` retries the error is stored (never scored as wrong) and asked again on resume.
 """
