@@ -10,16 +10,10 @@ the start (``gc.freeze``) added nothing measurable, and ``gc.unfreeze`` hands th
 oldest generation, which delays the collection of any cycle through them: not done.
 
 Nothing is leaked: reference counting frees acyclic garbage as before; cyclic garbage waits at most
-50,000 container allocations for a collection. At the end the thresholds are restored. Before
-session 11 the next allocation then collected the young generations the run left (up to 50,000
-objects, most of them the run's results, alive): 2-11 ms, 18-39 ms when it was the middle
-generation, on the path of every run's end. Now what the run left in the young generations is
-moved to the oldest one without being walked (``gc.freeze()`` then ``gc.unfreeze()``: two list
-splices), where the next full collection takes its cyclic garbage (about 2,000 objects per ClockQA
-run of 2,000 items, measured in session 11). Where the process holds frozen objects of its own
-(``gc.get_freeze_count()`` not 0) nothing is moved, and the collection comes as before. Runs in
-several threads at once share one relaxation (a depth count): the settings come back when the last
-one ends. ``CHRONOEVAL_GC=default`` leaves the collector alone.
+50,000 container allocations for a collection; at the end the thresholds are restored, and the
+next young collection takes what the run left. Runs in several threads at once
+share one relaxation (a depth count): the settings come back when the last one ends.
+``CHRONOEVAL_GC=default`` leaves the collector alone.
 """
 
 from __future__ import annotations
@@ -59,9 +53,6 @@ def relaxed() -> Iterator[None]:
         with _lock:
             _depth -= 1
             if _depth == 0 and _saved is not None:
-                if gc.get_freeze_count() == 0:  # nobody else's frozen objects would be thawed
-                    gc.freeze()  # the young generations' objects moved aside, none walked,
-                    gc.unfreeze()  # then into the oldest generation (see the docstring)
                 gc.set_threshold(*_saved)
                 _saved = None
 
