@@ -75,3 +75,76 @@ def test_macro_prf_perfect_and_bootstrap_interval() -> None:
     agg = calendar_aggregate(golds, list(golds))
     for k in ("accuracy", "macro_precision", "macro_recall", "macro_f1"):
         assert agg[k]["value"] == 1.0 and agg[k]["ci95"] == [1.0, 1.0]
+
+
+def _per_dict_aggregate(scores, seed=0):
+    """clock_aggregate as written before session 11 (one pass over the dicts per metric): the
+    columnar aggregate must give these very numbers."""
+    from chronoeval.core.stats import mean_metric
+
+    out = {}
+    for key in ("em", "hm_em"):
+        out[key] = mean_metric([s[key] for s in scores], seed=seed)
+    for key, name in (
+        ("abs_err_s", "mae_s"),
+        ("hour_err", "hour_err"),
+        ("minute_err", "minute_err"),
+    ):
+        out[name] = mean_metric([s[key] for s in scores if s[key] is not None], seed=seed)
+    out["no_answer_rate"] = mean_metric([float(s["abs_err_s"] is None) for s in scores], seed=seed)
+    return out
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_clockqa_aggregate_by_columns_equals_the_per_dict_aggregate(seed: int) -> None:
+    """ClockQA.aggregate reads each score once into columns; overall and per style it equals, to
+    the last bit, the per-dict aggregate over the same samples in the same order (NoAnswers,
+    styles missing or not strings, a style with no samples, one sample)."""
+    import json
+    import random
+
+    from chronoeval.core.registry import get_task
+    from chronoeval.core.task import SampleRecord
+
+    rng = random.Random(seed)
+    styles = ["basic", "roman", "no_second_hand", "lonely"]
+    records = []
+    for i in range(300 + seed):
+        true = ClockTime.from_dial_seconds(rng.randrange(43200))
+        pred = (
+            NoAnswer("x")
+            if rng.random() < 0.15
+            else ClockTime.from_dial_seconds(rng.randrange(43200))
+        )
+        meta: dict = {}
+        pick = rng.random()
+        if pick < 0.9:
+            meta["style"] = styles[rng.randrange(3)]
+        elif pick < 0.95:
+            meta["style"] = 7  # not a string: listed as "7", no samples
+        if i == 5:
+            meta["style"] = "lonely"
+        records.append(
+            SampleRecord(
+                item_id=f"i{i}",
+                task="clockqa",
+                status="no_answer" if isinstance(pred, NoAnswer) else "answered",
+                target=str(true),
+                response="r",
+                answer=None if isinstance(pred, NoAnswer) else str(pred),
+                scores=clock_scores(pred, true),
+                metadata=meta,
+            )
+        )
+    got = get_task("clockqa").aggregate(records, seed=seed)
+    assert got["overall"] == _per_dict_aggregate([r.scores for r in records], seed)
+    assert set(got["by_style"]) == {"basic", "roman", "no_second_hand", "lonely", "7", "?"}
+    for style, entry in got["by_style"].items():
+        want = _per_dict_aggregate(
+            [r.scores for r in records if r.metadata.get("style") == style], seed
+        )
+        assert {k: v for k, v in entry.items() if k != "headline"} == want, style
+    assert json.dumps(got["overall"]) == json.dumps(
+        _per_dict_aggregate([r.scores for r in records], seed)
+    )
+    assert got["by_style"]["lonely"]["em"]["n"] == 1 and got["by_style"]["?"]["em"]["n"] == 0

@@ -11,6 +11,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
+import numpy as np
+
 from chronoeval.core.answers import NoAnswer
 from chronoeval.core.dataset import BuiltItem, image_part
 from chronoeval.core.errors import DataError
@@ -20,7 +22,8 @@ from chronoeval.core.task import Agent, RunsByModel, SampleRecord, Task
 from chronoeval.report.summary import fmt_metric
 from chronoeval.suites.lost_in_time.answers import CLOCK_STYLES, SECONDS_ON_DIAL, ClockTime
 from chronoeval.suites.lost_in_time.metrics import (
-    clock_aggregate,
+    ClockScoreColumns,
+    clock_aggregate_columns,
     clock_scores,
     default_time_bias,
 )
@@ -32,6 +35,9 @@ FORMAT_HINT = " Answer with the time in H:MM:SS format."
 
 HEADLINE = {"no_second_hand": "hm_em"}
 """Per-style headline metric: EM, except HM-EM where the dial has no second hand."""
+
+_NO_STYLE = object()
+"""A record whose metadata has no style: listed as style "?" with no samples (as before)."""
 
 
 def clock_prompt(question: str, png: tuple[Any, str, bytes]) -> tuple[Message, dict[str, bytes]]:
@@ -136,19 +142,21 @@ class ClockQA(Task):
         return clock_scores(answer, self.decode_target(item))
 
     def aggregate(self, records: list[SampleRecord], *, seed: int = 0) -> dict[str, Any]:
-        styles = sorted({str(r.metadata.get("style", "?")) for r in records})
-        grouped: dict[str, list[dict[str, float | None]]] = {}  # one pass, records' order kept
-        for r in records:
-            style = r.metadata.get("style")
+        columns = ClockScoreColumns([r.scores for r in records])  # each score read once
+        raw = [r.metadata.get("style", _NO_STYLE) for r in records]
+        styles = sorted({"?" if s is _NO_STYLE else str(s) for s in raw})
+        rows: dict[str, list[int]] = {}  # one pass, records' order kept
+        for i, style in enumerate(raw):
             if isinstance(style, str):  # only a string equals a style name below
-                grouped.setdefault(style, []).append(r.scores)
+                rows.setdefault(style, []).append(i)
         by_style = {}
         for style in styles:
-            entry = clock_aggregate(grouped.get(style, []), seed=seed)
+            at = np.array(rows.get(style, []), dtype=np.intp)
+            entry = clock_aggregate_columns(columns, at, seed=seed)
             entry["headline"] = HEADLINE.get(style, "em")
             by_style[style] = entry
         return {
-            "overall": clock_aggregate([r.scores for r in records], seed=seed),
+            "overall": clock_aggregate_columns(columns, seed=seed),
             "by_style": by_style,
             "default_time": default_time_bias(
                 [str(r.answer) if r.status == "answered" else None for r in records],

@@ -60,16 +60,49 @@ def clock_scores(pred: ClockTime | NoAnswer, true: ClockTime) -> dict[str, float
 
 def clock_aggregate(scores: Sequence[dict[str, float | None]], *, seed: int = 0) -> dict[str, Any]:
     """EM, HM-EM (over all samples), MAE/hour/minute error (over answered), no-answer rate."""
+    return clock_aggregate_columns(ClockScoreColumns(scores), seed=seed)
+
+
+class ClockScoreColumns:
+    """The per-sample clock scores as one float column per score (None as NaN, with a mask of the
+    samples that have it), read once from the score dicts: the aggregate of any subset of the
+    samples (a style) is then a selection of rows, not a pass over dicts per metric."""
+
+    KEYS = ("em", "hm_em", "abs_err_s", "hour_err", "minute_err")
+
+    def __init__(self, scores: Sequence[dict[str, float | None]]) -> None:
+        self.values: dict[str, np.ndarray] = {}
+        self.present: dict[str, np.ndarray] = {}
+        for key in self.KEYS:
+            column = [s[key] for s in scores]
+            values = np.array(column, dtype=float)  # None becomes NaN
+            nan = np.isnan(values)
+            # where a NaN shows, tell a None (no answer) from a NaN score, which counts as before
+            self.present[key] = ~nan if not nan.any() else np.array([v is not None for v in column])
+            self.values[key] = values
+
+
+def clock_aggregate_columns(
+    columns: ClockScoreColumns, rows: np.ndarray | None = None, *, seed: int = 0
+) -> dict[str, Any]:
+    """:func:`clock_aggregate` of the samples at ``rows`` (indexes, in order; all when None): the
+    same values in the same order, so the same means and bootstrap intervals."""
+
+    def column(key: str) -> tuple[np.ndarray, np.ndarray]:
+        values, present = columns.values[key], columns.present[key]
+        return (values, present) if rows is None else (values[rows], present[rows])
+
     out: dict[str, Any] = {}
-    for key in ("em", "hm_em"):
-        out[key] = mean_metric([s[key] for s in scores], seed=seed)  # type: ignore[misc]
+    for key in ("em", "hm_em"):  # every sample (a None, never given here, as NaN like before)
+        out[key] = mean_metric(column(key)[0], seed=seed)
     for key, name in (
         ("abs_err_s", "mae_s"),
         ("hour_err", "hour_err"),
         ("minute_err", "minute_err"),
     ):
-        out[name] = mean_metric([s[key] for s in scores if s[key] is not None], seed=seed)
-    out["no_answer_rate"] = mean_metric([float(s["abs_err_s"] is None) for s in scores], seed=seed)
+        values, present = column(key)
+        out[name] = mean_metric(values if present.all() else values[present], seed=seed)
+    out["no_answer_rate"] = mean_metric((~column("abs_err_s")[1]).astype(float), seed=seed)
     return out
 
 
