@@ -57,3 +57,32 @@ def test_other_values_are_gathered(values: np.ndarray) -> None:
     got = bootstrap_replicates(values, seed=0)
     assert got is not None
     assert np.array_equal(got, _gathered(values), equal_nan=True)
+
+
+def test_mean_metrics_are_each_columns_mean_metric() -> None:
+    """Columns sharing one pass over the counts get the very dicts mean_metric gives each alone:
+    0/1 and small whole numbers (shared), whole numbers too large for float32 sums, fractions,
+    NaN, -0.0, one row, no rows, and more rows than one draw holds (each alone)."""
+    from chronoeval.core.stats import mean_metric, mean_metrics
+
+    rng = np.random.default_rng(5)
+    n = 333
+    columns = [
+        rng.integers(0, 2, n).astype(float),
+        rng.integers(0, 2, n).astype(float),
+        rng.integers(0, 7, n).astype(float),
+        rng.integers(0, 21601, n).astype(float),  # n * 21600 < 2**24: shared
+        rng.integers(0, 21601, 2000).astype(float),  # 2000 * 21600 > 2**24: alone, float64
+        rng.integers(0, 2, 2000).astype(float),
+        rng.random(n),  # fractions: the gathered mean
+        np.array([0.0, np.nan, 1.0] * 5),
+        np.array([-0.0, 1.0, 0.0]),
+        np.array([1.0]),
+        np.array([]),
+        rng.integers(0, 2, 6000).astype(float),  # more rows than one draw
+        list(rng.integers(0, 2, n).astype(float)),  # a list, as callers give
+    ]
+    for seed in (0, 3):
+        got = mean_metrics(columns, seed=seed)
+        want = [mean_metric(c, seed=seed) for c in columns]
+        assert repr(got) == repr(want)  # the same floats (repr round-trips), -0.0 and NaN too

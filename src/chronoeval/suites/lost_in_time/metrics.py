@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from chronoeval.core.answers import NoAnswer
-from chronoeval.core.stats import N_BOOT, mean_metric, metric
+from chronoeval.core.stats import N_BOOT, mean_metric, mean_metrics, metric
 from chronoeval.suites.lost_in_time.answers import SECONDS_ON_DIAL, WEEKDAYS, ClockTime
 
 MAX_ERROR_S = SECONDS_ON_DIAL // 2  # 21,600 s
@@ -92,18 +92,15 @@ def clock_aggregate_columns(
         values, present = columns.values[key], columns.present[key]
         return (values, present) if rows is None else (values[rows], present[rows])
 
-    out: dict[str, Any] = {}
-    for key in ("em", "hm_em"):  # every sample (a None, never given here, as NaN like before)
-        out[key] = mean_metric(column(key)[0], seed=seed)
-    for key, name in (
-        ("abs_err_s", "mae_s"),
-        ("hour_err", "hour_err"),
-        ("minute_err", "minute_err"),
-    ):
+    em, hm_em = column("em")[0], column("hm_em")[0]  # every sample (a None, never given, as NaN)
+    errors = []
+    for key in ("abs_err_s", "hour_err", "minute_err"):  # over the samples that have them
         values, present = column(key)
-        out[name] = mean_metric(values if present.all() else values[present], seed=seed)
-    out["no_answer_rate"] = mean_metric((~column("abs_err_s")[1]).astype(float), seed=seed)
-    return out
+        errors.append(values if present.all() else values[present])
+    no_answer = (~column("abs_err_s")[1]).astype(float)
+    names = ("em", "hm_em", "mae_s", "hour_err", "minute_err", "no_answer_rate")
+    # one pass over the resample counts for the columns of one length (core/stats.py)
+    return dict(zip(names, mean_metrics([em, hm_em, *errors, no_answer], seed=seed), strict=True))
 
 
 def weekday_scores(pred: str | NoAnswer, true: str) -> dict[str, float | None]:
