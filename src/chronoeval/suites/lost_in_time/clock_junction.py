@@ -18,9 +18,10 @@ scene lost (within ``IN_LINE_DEG`` of the merged track's direction) is joined to
 track as a ray of its own: its outer part is its own ink, its inner part the ink the hands share,
 less the free end's ink where that still lies beside it. Where the scene then shows three rays,
 the hands are chosen among them by their consistency, as wherever three hands show
-(``clock_reader._assign_by_consistency``); a free end beyond the junction that is needle-thin
-where it meets the junction is passed as the ray "in a colour of its own" (the second hand): its
-outer end may lie on a tick, which fails the reader's needle test there.
+(``clock_reader._assign_by_consistency``). Where no other ray passes the reader's needle test,
+a free end beyond the junction that is needle-thin where it meets the junction is passed as the
+ray "in a colour of its own" (the second hand): its outer end may lie on a tick, which fails
+the needle test there.
 """
 
 from __future__ import annotations
@@ -155,7 +156,10 @@ def junction_reading(
     if len(rays) < 3:
         return None  # hands are chosen among three rays or more
     contrast = max(t.contrast for t in rays)
-    odd = [any(t is f for f in free) and _thin(t, contrast, radius) for t in rays[:4]]
+    odd = [False] * len(rays[:4])
+    if not any(cr._needle(t, contrast, radius) for t in rays[:4] if all(t is not f for f in free)):
+        # no other ray is the second hand's: a thin free end is, whatever its outer end shows
+        odd = [any(t is f for f in free) and _thin(t, contrast, radius) for t in rays[:4]]
     from chronoeval.suites.lost_in_time.clock_late_minute import late_minute
 
     reading = cr._assign_by_consistency(rays, radius, to_dial, odd)
