@@ -16,7 +16,9 @@ Where a merged track runs in from the junction to the cap, and two or more hand 
 first run (or on a junction ending there), one of them a ray of the scene, each tip that the
 scene lost (within ``IN_LINE_DEG`` of the merged track's direction) is joined to the merged
 track as a ray of its own: its outer part is its own ink, its inner part the ink the hands share,
-less the free end's ink where that still lies beside it. Where the scene then shows three rays,
+less the free end's ink where that still lies beside it. The joined ray is kept where its fitted
+axis lies within ``IN_LINE_DEG`` of the tip's own direction seen from the pivot (one straight
+hand; an anti-aliased sliver beside a needle over the minute hand gave an axis 30 degrees off). Where the scene then shows three rays,
 the hands are chosen among them by their consistency, as wherever three hands show
 (``clock_reader._assign_by_consistency``). Where no other ray passes the reader's needle test,
 a free end beyond the junction that is needle-thin where it meets the junction is passed as the
@@ -71,6 +73,10 @@ def _join(parts: list[cr._Track], others: list[cr._Track]) -> cr._Track:
     return t
 
 
+def _off(a: float, b: float) -> float:
+    return abs((a - b + 180.0) % 360.0 - 180.0)
+
+
 def _ends_on(t: cr._Track, m: cr._Track) -> bool:
     """Whether track ``t`` ends on the first run of track ``m`` (within half its width)."""
     reach = (0.5 * m.sums[0] / m.contrast + 2.0) / max(m.tip, 1)
@@ -120,9 +126,12 @@ def hands_meeting(scene: cr._Scene, radius: float) -> tuple[list[cr._Track], lis
             if id(t) in in_rays or id(t) in seen or len(t.radii) < cr.MIN_RADII:
                 continue
             seen.add(id(t))
-            off = abs((cr._pivot_angle(t) - m_angle + 180.0) % 360.0 - 180.0)
-            if off <= IN_LINE_DEG:
-                lost.append(_join([t, *chain, m], ends))
+            own = cr._pivot_angle(t)
+            if _off(own, m_angle) > IN_LINE_DEG:
+                continue
+            joined = _join([t, *chain, m], ends)
+            if _off(cr._track_angle(joined), own) <= IN_LINE_DEG:  # one straight hand
+                lost.append(joined)
         if lost:
             added += lost
             free += [t for t in ends if all(t is not f for f in free)]
