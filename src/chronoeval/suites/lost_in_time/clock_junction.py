@@ -155,7 +155,8 @@ def junction_reading(
     """With fewer than three rays: where a hand's tip was lost in a junction with another hand,
     the reading among the rays with that hand restored (chosen by the hands' consistency, as
     among three rays; a needle-thin free end beyond the junction counts as a needle); None
-    where no tip was lost."""
+    where no tip was lost, or where no free end beyond the junction is a needle or needle-thin
+    where it meets the junction (the lost "tip" is then a sliver of a tick beside the hands)."""
     if len(scene.rays) >= 3 or not scene.tracks:
         return None
     added, free = hands_meeting(scene, radius)
@@ -165,6 +166,8 @@ def junction_reading(
     if len(rays) < 3:
         return None  # hands are chosen among three rays or more
     contrast = max(t.contrast for t in rays)
+    if not any(cr._needle(f, contrast, radius) or _thin(f, contrast, radius) for f in free):
+        return None  # no thin hand runs on past the junction: a sliver of a tick, not a hand
     odd = [False] * len(rays[:4])
     if not any(cr._needle(t, contrast, radius) for t in rays[:4] if all(t is not f for f in free)):
         # no other ray is the second hand's: a thin free end is, whatever its outer end shows
