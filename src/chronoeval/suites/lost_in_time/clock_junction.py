@@ -18,12 +18,13 @@ scene lost (within ``IN_LINE_DEG`` of the merged track's direction) is joined to
 track as a ray of its own: its outer part is its own ink, its inner part the ink the hands share,
 less the free end's ink where that still lies beside it. The joined ray is kept where its fitted
 axis lies within ``IN_LINE_DEG`` of the tip's own direction seen from the pivot (one straight
-hand; an anti-aliased sliver beside a needle over the minute hand gave an axis 30 degrees off). Where the scene then shows three rays,
-the hands are chosen among them by their consistency, as wherever three hands show
-(``clock_reader._assign_by_consistency``). Where no other ray passes the reader's needle test,
-a free end beyond the junction that is needle-thin where it meets the junction is passed as the
-ray "in a colour of its own" (the second hand): its outer end may lie on a tick, which fails
-the needle test there.
+hand; an anti-aliased sliver beside a needle over the minute hand gave an axis 30 degrees off).
+Where the scene then shows three rays and a free end beyond the junction is a needle or
+needle-thin where it meets the junction, the hands are chosen among the rays by their
+consistency, as wherever three hands show (``clock_reader._assign_by_consistency``). Where no
+other ray passes the reader's needle test, the thin free end is passed as the ray "in a colour
+of its own" (the second hand): its outer end may lie on a tick, which fails the needle test
+there.
 """
 
 from __future__ import annotations
