@@ -741,6 +741,7 @@ class _Scene:
     hands: np.ndarray  # ink connected to the pivot (crop)
     pivot: tuple[float, float]  # in the crop
     origin: tuple[int, int]  # crop offset in the normalised image
+    tracks: list[_Track] = field(default_factory=list)  # every track, junctions too (s11-19l)
 
 
 def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None:
@@ -789,18 +790,15 @@ def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None
     runs = _polar_runs(np.ascontiguousarray(polar[::-1]), r_first)
     if runs is None:
         return None
-    tracks = [
-        t
-        for t in _rejoin_tips(_tracks(runs, r_first), radius)
-        if not (t.merged or t.absorbed) and len(t.radii) >= MIN_RADII
-    ]
+    every = _rejoin_tips(_tracks(runs, r_first), radius)
+    tracks = [t for t in every if not (t.merged or t.absorbed) and len(t.radii) >= MIN_RADII]
     if not tracks:
         return None
     longest = max(t.tip for t in tracks)
     if longest < 0.15 * radius:
         return None
     rays = sorted((t for t in tracks if t.tip >= MIN_HAND * longest), key=lambda t: -t.tip)
-    return _Scene(_distinct(rays), ink, hands, (ccx, ccy), (x0, y0))
+    return _Scene(_distinct(rays), ink, hands, (ccx, ccy), (x0, y0), every)
 
 
 def _rejoin_tips(tracks: list[_Track], radius: float) -> list[_Track]:
@@ -1047,6 +1045,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
 
         reading = _assign_by_consistency(rays, radius, to_dial, odd)
         return late_minute(reading, rays, rgb, dial, scene, radius, to_dial)
+    from chronoeval.suites.lost_in_time.clock_junction import junction_reading
+
+    met = junction_reading(scene, rgb, dial, radius, to_dial)  # tips in a junction (s11-19l)
+    if met is not None:
+        return met
     coloured = len(rays) == 2 and _colours_differ(rays, rgb, dial, scene)
     from chronoeval.suites.lost_in_time.clock_stripes import stripe_before_colour
 
