@@ -4,26 +4,31 @@
 Under a perspective view the pivot is the image of the dial's centre, not the outline's centre,
 and on a dial with no marks (plain and minimal designs) no marks' crossing places it. The reader
 then keeps its first guess (the thickest ink near the outline's centre, pulled towards it), which
-under a tilt can lie on a wide hour bar 8-25 px from the cap. Seen from there the bar is a full
+under a tilt can lie on a wide hour bar 5-30 px from the cap. Seen from there the bar is a full
 ray (the guess lies on its axis), but the other hands leave every ray out of the guess after a
-stretch: they are cut short or lost, their rays' axes are fitted on a few points, and the reader's
-own meeting of the axes (:func:`clock_reader._axes_meet`) finds the axes too close to parallel
-to place the pivot (11:00 read 5:55, 12:04 read 7:00 on generator faces).
+stretch: they are cut short or lost, and the reader's own meeting of the rays' axes
+(:func:`clock_reader._axes_meet`) finds them too close to parallel (the bar and its own
+overhang, or two hands 20-30 degrees apart) to place the pivot (11:00 read 5:55, 12:04 read 7:00
+on generator faces).
 
 The hands' ink itself does not depend on the guess. Beyond a hole of ``HOLE`` of the radius
 around the guess, the ink connected to the pivot (the look's ``hands``) falls apart into one
-piece per hand (hands lying on one another make one straight piece; a tail beyond the pivot is a
-piece on its hand's line). A line is fitted to each piece that is straight (its spread across
-the line no more than a bar's of its mean width, ``STRAIGHT``, plus ``SLACK`` px: two hands
-joined at a small angle spread far more) and long (``MIN_EXTENT`` of the radius). Where two or
-more such lines meet at one point (each within ``MEET_PX`` of it, the worst dropped while more
-than two remain; not nearly parallel) that lies more than ``cr.MARK_PIVOT_MIN`` px from the
-pivot, the hands are looked at again from there, and that look is kept where it shows no clearly
-less hand (:func:`clock_confirm.shows_less_hand`) and either clearly more hand or rays whose
-axes pass its pivot no worse than the first look's pass theirs
-(:func:`clock_perspective.axes_miss`; a guess on the hour bar's axis sees the bar and its
-tail pass it within a pixel, and the other hands cut short). Only where the hands
-do not already confirm the pivot (:func:`clock_confirm.hands_confirm_pivot`). Pixels only.
+piece per hand (hands lying on one another make one straight piece; an overhang or a tail is a
+piece on its hand's line). A line is fitted to each piece, twice, the second time without the
+pixels far across it (``TRIM``: a mark or numeral a tip touches, a tail joined at a small angle);
+a piece is left out where that drops more than ``MAX_OFF`` of it, where the rest is shorter than
+``MIN_EXTENT`` of the radius, or where it spreads across its line more than a bar of its mean
+width (``STRAIGHT`` plus ``SLACK`` px: two hands joined at a small angle spread far more). Where
+two or more lines meet at one point (each within ``MEET_PX`` of it, the worst dropped while more
+than two remain; not nearly parallel, ``MIN_EIGEN``) that lies more than ``cr.MARK_PIVOT_MIN``
+px and less than ``HOLE`` of the radius from the guess, the hands are looked at again from there,
+and that look is kept where it shows no clearly less hand (:func:`clock_confirm.shows_less_hand`)
+and either clearly more hand or rays whose axes pass its pivot no worse than the first look's
+pass theirs (:func:`clock_perspective.axes_miss`; a guess on the hour bar's axis sees the bar and
+its overhang pass it within a pixel, and the other hands cut short). The reader asks only where
+no marks' crossing placed the pivot (on faces with marks, two lines moved right pivots 2.5-7.7
+px on dev faces) and the hands do not already confirm it
+(:func:`clock_confirm.hands_confirm_pivot`). Pixels only.
 """
 
 from __future__ import annotations
@@ -53,9 +58,16 @@ def ink_lines(scene: cr._Scene, radius: float) -> list[tuple[np.ndarray, np.ndar
     ``scene``'s hand ink beyond ``HOLE`` of the radius from its pivot."""
     px, py = scene.pivot
     h, w = scene.hands.shape
-    ys, xs = np.ogrid[0:h, 0:w]
-    keep = (scene.hands > 0) & ((xs - px) ** 2 + (ys - py) ** 2 > (HOLE * radius) ** 2)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(keep.view(np.uint8), connectivity=8)
+    hole = HOLE * radius
+    keep = (scene.hands > 0).view(np.uint8)
+    x0, x1 = max(0, math.floor(px - hole)), min(w, math.ceil(px + hole) + 1)
+    y0, y1 = max(0, math.floor(py - hole)), min(h, math.ceil(py + hole) + 1)
+    ys, xs = np.ogrid[y0:y1, x0:x1]
+    keep[y0:y1, x0:x1][(xs - px) ** 2 + (ys - py) ** 2 <= hole**2] = 0
+    bx, by, bw, bh = cv2.boundingRect(keep)  # the pieces' box: labelling it is cheaper
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(
+        keep[by : by + bh, bx : bx + bw], connectivity=8
+    )
     lines = []
     for k in range(1, n):
         area = int(stats[k, cv2.CC_STAT_AREA])
@@ -64,6 +76,7 @@ def ink_lines(scene: cr._Scene, radius: float) -> list[tuple[np.ndarray, np.ndar
         x0, y0 = stats[k, 0], stats[k, 1]
         sub = labels[y0 : y0 + stats[k, 3], x0 : x0 + stats[k, 2]] == k
         yy, xx = np.nonzero(sub)
+        x0, y0 = x0 + bx, y0 + by
         line = _straight_line(np.column_stack([xx + x0, yy + y0]).astype(np.float64), radius)
         if line is not None:
             lines.append(line)
@@ -78,20 +91,27 @@ def _straight_line(pts: np.ndarray, radius: float) -> tuple[np.ndarray, np.ndarr
     ``MIN_EXTENT`` of the radius or spreads more across its line than a bar of its mean width."""
     keep = np.ones(len(pts), bool)
     for _ in range(2):
-        mean = pts[keep].mean(axis=0)
-        _, _, vt = np.linalg.svd(pts[keep] - mean, full_matrices=False)
-        off = np.abs((pts - mean) @ vt[1])
+        mean, along_dir, across = _axis(pts[keep])
+        off = np.abs((pts - mean) @ across)
         keep = off <= TRIM * float(np.median(off[keep])) + SLACK
         if keep.sum() < (1.0 - MAX_OFF) * len(pts):
             return None
-    mean = pts[keep].mean(axis=0)
-    _, _, vt = np.linalg.svd(pts[keep] - mean, full_matrices=False)
-    along = (pts[keep] - mean) @ vt[0]
+    mean, along_dir, across = _axis(pts[keep])
+    along = (pts[keep] - mean) @ along_dir
     extent = float(along.max() - along.min() + 1.0)
-    spread = float(np.sqrt(np.mean(((pts[keep] - mean) @ vt[1]) ** 2)))
+    spread = float(np.sqrt(np.mean(((pts[keep] - mean) @ across) ** 2)))
     if extent < MIN_EXTENT * radius or spread > STRAIGHT * keep.sum() / extent + SLACK:
         return None
-    return mean, vt[0]
+    return mean, along_dir
+
+
+def _axis(pts: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The points' mean, and the unit directions along and across their principal axis (the
+    eigenvectors of their 2 x 2 scatter matrix)."""
+    mean = pts.mean(axis=0)
+    d = pts - mean
+    _, vecs = np.linalg.eigh(d.T @ d)  # eigenvalues ascending: across, then along
+    return mean, vecs[:, 1], vecs[:, 0]
 
 
 def ink_meet(scene: cr._Scene, radius: float) -> tuple[float, float] | None:
