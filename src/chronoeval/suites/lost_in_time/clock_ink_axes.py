@@ -4,7 +4,7 @@
 Under a perspective view the pivot is the image of the dial's centre, not the outline's centre,
 and on a dial with no marks (plain and minimal designs) no marks' crossing places it. The reader
 then keeps its first guess (the thickest ink near the outline's centre, pulled towards it), which
-under a tilt can lie on a wide hour bar 5-30 px from the cap. Seen from there the bar is a full
+under a tilt can lie on a wide hour bar 5-31 px from the cap. Seen from there the bar is a full
 ray (the guess lies on its axis), but the other hands leave every ray out of the guess after a
 stretch: they are cut short or lost, and the reader's own meeting of the rays' axes
 (:func:`clock_reader._axes_meet`) finds them too close to parallel (the bar and its own
