@@ -1005,12 +1005,13 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
     points = _mark_points(offsets)
     mc = _mark_centre(points, scene.pivot, MARK_ZONE * radius)
+    crossed = mc is not None  # the marks place the pivot (s11-19k)
     if mc is None and points is not None:  # ... seen around the outline's centre (s9-19g)
         from chronoeval.suites.lost_in_time.clock_perspective import outline_crossing_look
 
         alt = outline_crossing_look(rgb, full_ink, scene, radius, centre)
         if alt is not None:
-            scene = alt
+            scene, crossed = alt, True
             marks = _mark_ink(scene.ink, scene.hands, radius)
             offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
             points = _mark_points(offsets)
@@ -1030,6 +1031,14 @@ def read_clock(image: Image.Image) -> ClockTime | None:
                 marks = _mark_ink(scene.ink, scene.hands, radius)
                 offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
                 points = _mark_points(offsets)
+    from chronoeval.suites.lost_in_time.clock_ink_axes import ink_axes_look
+
+    # no marks' crossing: the pivot where the hands' ink lines meet (s11-19k)
+    alt = None if crossed else ink_axes_look(rgb, scene, radius)
+    if alt is not None:
+        scene = alt
+        marks = _mark_ink(scene.ink, scene.hands, radius)
+        offsets = _mark_offsets(marks, scene.pivot, MARK_ZONE * radius)
     rays = scene.rays
     rotation = _rotation(offsets)
     from chronoeval.suites.lost_in_time.clock_outline_marks import outline_dial_marks
