@@ -89,3 +89,24 @@ def test_narrower_hour_bar_on_a_tilted_plain_dial() -> None:
     before (main f61dff6). The threshold is the count after less one."""
     right = _count(0.07, 0.03, 0.04)
     assert right >= 25, right
+
+
+def test_no_ink_beyond_the_hole_gives_no_lines_and_no_crash() -> None:
+    """All of the hands' ink within the hole around the pivot: no lines. The empty box was
+    labelled before, and OpenCV 5.0 crashes the process on a 0 x 0 image (found on held-out
+    third-party faces), so the call runs in a child process."""
+    import subprocess
+    import sys
+
+    code = """
+import numpy as np
+from chronoeval.suites.lost_in_time import clock_reader as cr
+from chronoeval.suites.lost_in_time.clock_ink_axes import ink_lines
+hands = np.zeros((101, 101), np.uint8)
+hands[48:53, 48:53] = 255  # a cap, inside the hole
+scene = cr._Scene([], hands.copy(), hands, (50.0, 50.0), (0, 0))
+print(len(ink_lines(scene, 45.0)))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "0"

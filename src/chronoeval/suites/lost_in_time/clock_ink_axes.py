@@ -65,6 +65,8 @@ def ink_lines(scene: cr._Scene, radius: float) -> list[tuple[np.ndarray, np.ndar
     ys, xs = np.ogrid[y0:y1, x0:x1]
     keep[y0:y1, x0:x1][(xs - px) ** 2 + (ys - py) ** 2 <= hole**2] = 0
     bx, by, bw, bh = cv2.boundingRect(keep)  # the pieces' box: labelling it is cheaper
+    if bw == 0 or bh == 0:  # no ink beyond the hole (OpenCV 5.0 crashes labelling a 0 x 0 image)
+        return []
     n, labels, stats, _ = cv2.connectedComponentsWithStats(
         keep[by : by + bh, bx : bx + bw], connectivity=8
     )
