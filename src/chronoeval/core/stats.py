@@ -34,9 +34,7 @@ def bootstrap_replicates(
     n = len(arr)
     if n < 2:
         return None
-    # Resamples are drawn in chunks of rows: the same numbers as one (n_boot, n) draw from this
-    # seed, without holding an n_boot x n index matrix (2 GB at 100k items).
-    chunk = max(1, min(n_boot, 5_000_000 // n))
+    chunk = _chunk(n, n_boot)
     values_f = arr.astype(float) if statistic is None else arr
 
     def on(idx: np.ndarray) -> np.ndarray:
@@ -50,7 +48,7 @@ def bootstrap_replicates(
         if statistic is None and _exact_integer_sums(values_f, n):
             # integer values: each resample's sum is exact in any order, so the resample counts
             # times the values give the gathered means' very numbers (``_resample_counts``)
-            if float(np.abs(values_f).max()) * n < _F32_EXACT:  # exact in float32 too
+            if _exact_in_float32(values_f, n):
                 sums = _rows_dot(_resample_counts32(n, n_boot, seed), values_f.astype(np.float32))
                 return sums.astype(np.float64) / n
             return _rows_dot(_resample_counts(n, n_boot, seed), values_f) / n
@@ -62,6 +60,12 @@ def bootstrap_replicates(
             for start in range(0, n_boot, chunk)
         ]
     )
+
+
+def _chunk(n: int, n_boot: int) -> int:
+    """Resamples drawn at once over ``n`` rows: the same numbers as one (n_boot, n) draw from the
+    seed, without holding an n_boot x n index matrix (2 GB at 100k items)."""
+    return max(1, min(n_boot, 5_000_000 // n))
 
 
 _INDEX_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
@@ -96,10 +100,16 @@ _COUNTS_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
 
 
 def _rows_dot(counts: np.ndarray, values: np.ndarray) -> np.ndarray:
-    """Each row of ``counts`` dotted with ``values``: ``np.vecdot`` (NumPy 2; one thread, 2-3
-    times faster here than ``einsum``, whose loop this replaces where it is missing; ``matmul``
-    would hand it to a threaded BLAS, which on a loaded 2-core machine was 20 times slower)."""
+    """Each row of ``counts`` dotted with ``values`` (``(n,)``: shape ``(n_boot,)``), or with
+    each row of ``values`` (``(k, n)``: shape ``(n_boot, k)``, each row of counts read once for
+    all k): ``np.vecdot`` (NumPy 2; one thread, 2-3 times faster here than ``einsum``, whose loop
+    this replaces where it is missing; ``matmul`` would hand it to a threaded BLAS, which on a
+    loaded 2-core machine was 20 times slower)."""
     vecdot = getattr(np, "vecdot", None)
+    if values.ndim == 2:
+        if vecdot is None:  # pragma: no cover - NumPy 1
+            return np.einsum("ij,kj->ik", counts, values)
+        return vecdot(counts[:, None, :], values[None, :, :])
     if vecdot is None:  # pragma: no cover - NumPy 1
         return np.einsum("ij,j->i", counts, values)
     return vecdot(counts, values)
@@ -143,6 +153,13 @@ def _resample_counts(n: int, n_boot: int, seed: int) -> np.ndarray:
 
 _F32_EXACT = 2.0**24
 """Below this, every sum of whole-number products is exact in float32 too (24-bit mantissa)."""
+
+
+def _exact_in_float32(values: np.ndarray, n: int) -> bool:
+    """Whether whole-number ``values`` (:func:`_exact_integer_sums`) also sum exactly in float32
+    over any resample of ``n`` rows."""
+    return float(np.abs(values).max()) * n < _F32_EXACT
+
 
 _COUNTS32_CACHE: dict[tuple[int, int, int], np.ndarray] = {}
 
@@ -264,22 +281,16 @@ def mean_metrics(
         n = len(arr)
         if (
             n >= 2
-            and min(N_BOOT, 5_000_000 // n) >= N_BOOT  # one draw (bootstrap_replicates' chunk)
+            and _chunk(n, N_BOOT) >= N_BOOT  # one draw, as in bootstrap_replicates
             and _exact_integer_sums(arr, n)
-            and float(np.abs(arr).max()) * n < _F32_EXACT
+            and _exact_in_float32(arr, n)
         ):
             shared.setdefault(n, []).append(i)
         else:
             out[i] = mean_metric(arr, seed=seed)
     for n, at in shared.items():
         counts = _resample_counts32(n, N_BOOT, seed)
-        stacked = np.stack([arrs[i].astype(np.float32) for i in at])  # (k, n)
-        vecdot = getattr(np, "vecdot", None)
-        sums = (
-            vecdot(counts[:, None, :], stacked[None, :, :])
-            if vecdot is not None
-            else np.einsum("bn,kn->bk", counts, stacked)  # pragma: no cover - NumPy 1
-        )
+        sums = _rows_dot(counts, np.stack([arrs[i].astype(np.float32) for i in at]))  # (n_boot, k)
         for j, i in enumerate(at):
             reps = sums[:, j].astype(np.float64) / n
             out[i] = metric(float(arrs[i].mean()), percentile_interval(reps), n)
