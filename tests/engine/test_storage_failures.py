@@ -34,22 +34,20 @@ def chronoeval(*args: str, cwd: Path, prefix: tuple[str, ...] = (), **kw):
     )
 
 
-def make_run(tmp_path: Path, n: int = 6) -> tuple[Path, Path]:
+def run_clockqa(
+    tmp_path: Path, n: int, *extra: str, model: str = "constant:3:00:00", **kw: Any
+) -> tuple[Path, Path, subprocess.CompletedProcess[str]]:
+    """``chronoeval run`` of ``n`` ClockQA items into ``tmp_path/run``: the data, the run
+    directory and the finished process."""
     data = make_clock_dataset(tmp_path / "ds", n=n).root
     out = tmp_path / "run"
-    proc = chronoeval(
-        "run",
-        "--task",
-        "clockqa",
-        "--data",
-        str(data),
-        "--model",
-        "constant:3:00:00",
-        "--out",
-        str(out),
-        "--no-progress",
-        cwd=tmp_path,
-    )
+    args = ["--task", "clockqa", "--data", str(data), "--model", model, "--out", str(out)]
+    proc = chronoeval("run", *args, "--no-progress", *extra, cwd=tmp_path, **kw)
+    return data, out, proc
+
+
+def make_run(tmp_path: Path, n: int = 6) -> tuple[Path, Path]:
+    data, out, proc = run_clockqa(tmp_path, n)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     return data, out
 
@@ -149,24 +147,14 @@ def test_full_disk_is_one_line_and_keeps_what_was_stored(tmp_path: Path, serve: 
     """The disk fills while a served model's answers are committed (one per turn of the loop
     at concurrency 1): one line naming the run, and the answers committed before are kept."""
     server = serve("--model", "constant:3:00:00", "--task", "clockqa")
-    data = make_clock_dataset(tmp_path / "ds", n=100).root
-    out = tmp_path / "run"
-    proc = chronoeval(
-        "run",
-        "--task",
-        "clockqa",
-        "--data",
-        str(data),
-        "--model",
-        "openai:constant:3:00:00",
+    _, out, proc = run_clockqa(
+        tmp_path,
+        100,
         "--base-url",
         server.url,
-        "--out",
-        str(out),
-        "--no-progress",
         "--concurrency",
         "1",
-        cwd=tmp_path,
+        model="openai:constant:3:00:00",
         preexec_fn=_limit_file_size,
     )
     assert proc.returncode == EXIT_STORAGE, proc.stdout + proc.stderr
@@ -182,22 +170,7 @@ def test_a_report_the_disk_cannot_hold_is_one_line_naming_it(tmp_path: Path) -> 
     """An instant in-process model's 100 answers fit in one commit; the report does not fit:
     one line naming the report's file (a failed write names no file of its own), the scored
     results kept, no partial file left."""
-    data = make_clock_dataset(tmp_path / "ds", n=100).root
-    out = tmp_path / "run"
-    proc = chronoeval(
-        "run",
-        "--task",
-        "clockqa",
-        "--data",
-        str(data),
-        "--model",
-        "constant:3:00:00",
-        "--out",
-        str(out),
-        "--no-progress",
-        cwd=tmp_path,
-        preexec_fn=_limit_file_size,
-    )
+    _, out, proc = run_clockqa(tmp_path, 100, preexec_fn=_limit_file_size)
     assert proc.returncode == EXIT_STORAGE, proc.stdout + proc.stderr
     line = one_error_line(proc)
     assert str(out / "report.html") in line and "File too large" in line and "kept" in line
