@@ -284,16 +284,23 @@ def record_image_checks(monkeypatch: Any) -> list[str]:
     return seen
 
 
-def minute_ticks(d: Any, c: float, r: float, colour: tuple[int, int, int]) -> None:
+def minute_ticks(
+    d: Any,
+    c: float,
+    r: float,
+    colour: tuple[int, int, int],
+    inner: tuple[float, float] = (0.88, 0.93),
+) -> None:
     """Sixty ticks drawn with PIL's ``ImageDraw`` ``d`` on a dial of centre ``(c, c)`` and radius
-    ``r``: from 0.88 r (every fifth, 0.02 r wide) or 0.93 r (0.008 r wide) out to 0.97 r."""
+    ``r``: from ``inner[0]`` r (every fifth, 0.02 r wide) or ``inner[1]`` r (0.008 r wide) out to
+    0.97 r."""
     for k in range(60):
         a = math.radians(6 * k)
         ux, uy = math.sin(a), -math.cos(a)
-        inner = 0.88 if k % 5 == 0 else 0.93
+        start = inner[0] if k % 5 == 0 else inner[1]
         width = int((0.02 if k % 5 == 0 else 0.008) * r)
         d.line(
-            [(c + inner * r * ux, c + inner * r * uy), (c + 0.97 * r * ux, c + 0.97 * r * uy)],
+            [(c + start * r * ux, c + start * r * uy), (c + 0.97 * r * ux, c + 0.97 * r * uy)],
             fill=colour,
             width=width,
         )

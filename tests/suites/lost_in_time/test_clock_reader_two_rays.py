@@ -27,20 +27,11 @@ import random
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
+from helpers import bar_hand, minute_ticks, supersampled_face
 
 
 def _minute_ticks(d, c: float, r: float, colour: tuple[int, int, int]) -> None:  # noqa: ANN001
-    for k in range(60):
-        a = math.radians(6 * k)
-        ux, uy = math.sin(a), -math.cos(a)
-        inner = 0.86 if k % 5 == 0 else 0.92
-        width = int((0.02 if k % 5 == 0 else 0.008) * r)
-        d.line(
-            [(c + inner * r * ux, c + inner * r * uy), (c + 0.97 * r * ux, c + 0.97 * r * uy)],
-            fill=colour,
-            width=width,
-        )
+    minute_ticks(d, c, r, colour, inner=(0.86, 0.92))
 
 
 def _cap(d, c: float, r: float, colour: tuple[int, int, int]) -> None:  # noqa: ANN001
