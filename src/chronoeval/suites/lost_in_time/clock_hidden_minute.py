@@ -60,32 +60,21 @@ def minute_under_needle(
     """Two rays read as ``reading`` with the second hand the longest ray's thin end and the
     minute hand on the other ray: the hand hidden under the needle read as the minute hand where
     it reaches past the other ray and that reading agrees better; else None."""
-    if len(rays) != 2 or second_a is None:
+    if second_a is None:
         return None
-    first, other = rays
-    ratio, rho = cr._step(first)
-    if ratio <= cr.STEP_RATIO or rho < other.tip + LONGER * radius:
+    step = _needle_step(rays, radius)
+    if step is None:
         return None
-    if cr._needle(other, max(t.contrast for t in rays), radius):
+    first, other, rho, outer = step
+    if rho < other.tip + LONGER * radius or second_a != outer:
         return None
-    outer = cr._angle(first, rho + 2, first.tip - 2)
-    if outer is None or second_a != outer:
-        return None
-    a_first, a_other = cr._pivot_angle(first), cr._pivot_angle(other)
-    if _off(minute_a, a_other) >= _off(minute_a, a_first):
+    if _off(minute_a, cr._pivot_angle(other)) >= _off(minute_a, cr._pivot_angle(first)):
         return None  # the looks read the minute hand on the needle's ray already
     inner = _wider_axis(first, rho, rgb, dial, scene, radius)
     if inner is None:
         return None
-    a_m, a_h, a_s = to_dial(inner), to_dial(a_other), to_dial(outer)
-    alt, r_m = th._reading(a_s, a_m, a_h)
-    if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > th.MINUTE_FIT:
-        return None
-    hours = hour_a if isinstance(hour_a, tuple) else (hour_a,)
-    s_cur, m_cur = to_dial(second_a), to_dial(minute_a)
-    current = min(th._fit(s_cur, m_cur, to_dial(h), reading) for h in hours)
-    fit = th._fit(a_s, a_m, a_h, alt)
-    return alt if fit <= th.AGREE and fit < current else None
+    alt = (to_dial(outer), to_dial(inner), to_dial(cr._pivot_angle(other)))
+    return _better(alt, to_dial, second_a, minute_a, hour_a, reading)
 
 
 def hour_under_needle(
@@ -106,16 +95,11 @@ def hour_under_needle(
     otherwise (a wide hour hand under the needle makes the ray fail the needle test: no second
     hand, the minute read on the needle's ray, 3:57:20 read 11:20:00) and that reading agrees
     better; else None."""
-    if len(rays) != 2:
+    step = _needle_step(rays, radius)
+    if step is None:
         return None
-    first, other = rays
-    ratio, rho = cr._step(first)
-    if ratio <= cr.STEP_RATIO or rho + LONGER * radius > other.tip:
-        return None
-    if cr._needle(other, max(t.contrast for t in rays), radius):
-        return None
-    outer = cr._angle(first, rho + 2, first.tip - 2)
-    if outer is None:
+    first, other, rho, outer = step
+    if rho + LONGER * radius > other.tip:
         return None
     a_first, a_other = cr._pivot_angle(first), cr._pivot_angle(other)
     if second_a == outer and _off(minute_a, a_other) < _off(minute_a, a_first):
@@ -123,7 +107,38 @@ def hour_under_needle(
     inner = _wider_axis(first, rho, rgb, dial, scene, radius)
     if inner is None:
         return None
-    a_h, a_m, a_s = to_dial(inner), to_dial(a_other), to_dial(outer)
+    alt = (to_dial(outer), to_dial(a_other), to_dial(inner))
+    return _better(alt, to_dial, second_a, minute_a, hour_a, reading)
+
+
+def _needle_step(
+    rays: list[cr._Track], radius: float
+) -> tuple[cr._Track, cr._Track, float, float] | None:
+    """What both rules start from: two rays, the first stepping up in width at ``rho`` (a wider
+    hand under a needle's thin end), the other no needle; the first ray, the other,
+    ``rho`` and the thin end's angle beyond the step. None otherwise."""
+    if len(rays) != 2:
+        return None
+    first, other = rays
+    ratio, rho = cr._step(first)
+    if ratio <= cr.STEP_RATIO or cr._needle(other, max(t.contrast for t in rays), radius):
+        return None
+    outer = cr._angle(first, rho + 2, first.tip - 2)
+    return None if outer is None else (first, other, rho, outer)
+
+
+def _better(
+    alt_angles: tuple[float, float, float],
+    to_dial: Callable[[float], float],
+    second_a: float | None,
+    minute_a: float,
+    hour_a: float | tuple[float, float],
+    reading: ClockTime,
+) -> ClockTime | None:
+    """The reading of ``alt_angles`` (second, minute, hour on the dial) where it differs from
+    ``reading`` in hours or minutes, its minute hand fits its minute, and its hands agree
+    within ``AGREE`` and better than ``reading``'s; else None."""
+    a_s, a_m, a_h = alt_angles
     alt, r_m = th._reading(a_s, a_m, a_h)
     if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > th.MINUTE_FIT:
         return None
