@@ -304,3 +304,22 @@ def minute_ticks(
             fill=colour,
             width=width,
         )
+
+
+def polar_remap(img: Any, source: Any, border: tuple[int, int, int]) -> Image.Image:
+    """A square RGB face (numpy array) bent about its centre: each point seen at angle ``a``
+    (radians, clockwise from 12) and radius ``rho`` shows the flat face's point
+    ``source(a, rho)`` -> ``(angle, radius)`` (float32 arrays; OpenCV's remap, bilinear, the
+    outside ``border``)."""
+    import cv2
+    import numpy as np
+
+    size = img.shape[0]
+    c = (size - 1) / 2.0
+    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
+    dx, dy = xs - c, ys - c
+    src_a, src_rho = source(np.arctan2(dx, -dy), np.hypot(dx, dy))
+    map_x = (c + src_rho * np.sin(src_a)).astype(np.float32)
+    map_y = (c - src_rho * np.cos(src_a)).astype(np.float32)
+    out = cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderValue=border)
+    return Image.fromarray(out, "RGB")

@@ -18,13 +18,12 @@ from __future__ import annotations
 import math
 import random
 
-import cv2
 import numpy as np
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
+from helpers import bar_hand, polar_remap, supersampled_face
 
 
 def _face(t: ClockTime, size: int) -> np.ndarray:
@@ -52,18 +51,12 @@ def _face(t: ClockTime, size: int) -> np.ndarray:
 
 def _bend(img: np.ndarray, w: float, p: float, k: float, q: float) -> Image.Image:
     """The bend described in the module's docstring (angles in degrees)."""
-    size = img.shape[0]
-    c = (size - 1) / 2.0
-    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
-    dx, dy = xs - c, ys - c
-    rho = np.hypot(dx, dy)
-    a = np.arctan2(dx, -dy)
-    src = a - math.radians(w) * np.sin(2 * (a - math.radians(p)))
-    rho_src = rho * (1 + k) / (1 + k * np.cos(4 * (a - math.radians(q))))
-    map_x = (c + rho_src * np.sin(src)).astype(np.float32)
-    map_y = (c - rho_src * np.cos(src)).astype(np.float32)
-    out = cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderValue=(60, 90, 140))
-    return Image.fromarray(out, "RGB")
+
+    def source(a: np.ndarray, rho: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        src = a - math.radians(w) * np.sin(2 * (a - math.radians(p)))
+        return src, rho * (1 + k) / (1 + k * np.cos(4 * (a - math.radians(q))))
+
+    return polar_remap(img, source, (60, 90, 140))
 
 
 def _faces(n: int, seed: int) -> list[tuple[ClockTime, Image.Image]]:

@@ -18,13 +18,12 @@ from __future__ import annotations
 import math
 import random
 
-import cv2
 import numpy as np
 from PIL import Image, ImageDraw
 
 from chronoeval.suites.lost_in_time.answers import ClockTime
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand
+from helpers import bar_hand, polar_remap
 
 
 def _angles(t: ClockTime) -> tuple[float, float, float]:
@@ -57,18 +56,12 @@ def _ticks_face(t: ClockTime, size: int) -> np.ndarray:
 def _bend(img: np.ndarray, w: float, p: float, w3: float, q: float) -> Image.Image:
     """Each point seen at angle a (clockwise from 12, around the centre) shows the flat face's
     point at angle a - w sin(2(a - p)) - w3 sin(3(a - q)), same radius (degrees)."""
-    size = img.shape[0]
-    c = (size - 1) / 2.0
-    ys, xs = np.mgrid[0:size, 0:size].astype(np.float32)
-    dx, dy = xs - c, ys - c
-    rad = np.hypot(dx, dy)
-    a = np.arctan2(dx, -dy)
-    src = a - math.radians(w) * np.sin(2 * (a - math.radians(p)))
-    src = src - math.radians(w3) * np.sin(3 * (a - math.radians(q)))
-    map_x = (c + rad * np.sin(src)).astype(np.float32)
-    map_y = (c - rad * np.cos(src)).astype(np.float32)
-    out = cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
-    return Image.fromarray(out, "RGB")
+
+    def source(a: np.ndarray, rad: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        src = a - math.radians(w) * np.sin(2 * (a - math.radians(p)))
+        return src - math.radians(w3) * np.sin(3 * (a - math.radians(q))), rad
+
+    return polar_remap(img, source, (255, 255, 255))
 
 
 def _faces(n: int, seed: int) -> list[tuple[ClockTime, Image.Image]]:
