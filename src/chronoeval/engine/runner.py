@@ -243,18 +243,18 @@ async def run_jobs(
     # raised by the worker that takes its place, as it would have been there.
     prepare = backend.prepare if getattr(backend, "prepares_ahead", False) else None
     ahead: deque[Job] = deque()
-    ahead_error: list[BaseException] = []
+    ahead_error: BaseException | None = None  # making a job taken ahead failed
     preparing: asyncio.Handle | None = None
 
     def prepare_next() -> None:
-        nonlocal preparing
+        nonlocal preparing, ahead_error
         preparing = None
-        if ahead_error or len(ahead) >= AHEAD or prepare is None:
+        if ahead_error is not None or len(ahead) >= AHEAD or prepare is None:
             return
         try:
             job = next(queue_iter, None)
         except Exception as exc:  # noqa: BLE001 - raised by the worker that takes its place
-            ahead_error.append(exc)
+            ahead_error = exc
             return
         if job is None:
             return
@@ -267,8 +267,8 @@ async def run_jobs(
         nonlocal preparing
         if ahead:
             job = ahead.popleft()
-        elif ahead_error:
-            raise ahead_error[0]
+        elif ahead_error is not None:
+            raise ahead_error
         else:
             job = next(queue_iter, None)  # shared iterator: each job taken exactly once
         if prepare is not None and preparing is None and job is not None:
