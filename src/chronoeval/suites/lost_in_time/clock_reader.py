@@ -1046,7 +1046,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     # on a dial whose outline is no ellipse, the marks' ring follows the outline (s10-19j)
     dial_marks = outline_dial_marks(rgb, full_ink, scene, radius, centre)
     if dial_marks is None:
+        from chronoeval.suites.lost_in_time.clock_rim_ticks import rim_tick_marks
+
+        # where the marks do not lie on one curve, ticks joined to the rim kept (s12-19n)
         dial_marks = _dial_marks(marks, scene, radius)
+        dial_marks = rim_tick_marks(dial_marks, full_ink, scene, radius, centre)
     to_dial = _angle_mapper(dial_marks, rotation)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
