@@ -12,7 +12,7 @@ degrees) off; the curve fitted to such marks turns the hands by several degrees,
 is read one off with the pivot right.
 
 Here, where the reader's marks do not lie on one smooth curve (a mark ``SUSPECT_DEG`` or more
-off the curve fitted to the others) or give no angles, the pixels of a ring that stand inward of
+off the curve fitted to the others), the pixels of a ring that stand inward of
 the ring's own inner edge (the ticks' stubs, :func:`clock_outline_marks._marks_and_stubs`) are
 added to the marks (where there are any) and the hours' marks are placed again by the reader's
 own windows; the new marks replace the reader's where they fit the curve more closely. Pixels
@@ -54,8 +54,8 @@ def rim_tick_marks(
     (:func:`clock_reader._dial_marks`), or where those are suspect the marks with the ticks
     joined to the rim kept, if they fit the curve more closely (``centre``: the normalised
     image's centre, the outline's)."""
-    if marks is not None and _residuals(marks).max() < SUSPECT_DEG:
-        return marks
+    if marks is None or _residuals(marks).max() < SUSPECT_DEG:
+        return marks  # no marks to judge the stubs against, or marks on one curve
     ink = full_ink.copy()
     x0, y0 = scene.origin
     h, w = scene.hands.shape
@@ -68,7 +68,5 @@ def rim_tick_marks(
     new = cr._dial_marks(stubbed, seen, radius)
     if new is None:
         return marks
-    if marks is None:
-        return new
     r_old, r_new = _residuals(marks), _residuals(new)
     return new if float(np.sqrt(np.mean(r_new**2))) < float(np.sqrt(np.mean(r_old**2))) else marks
