@@ -222,7 +222,7 @@ class ReplicaPool:
 class OpenAIBackend(Backend):
     network_bound = True
     """Its asking is waiting on sockets: a run asks on uvloop where installed
-    (engine/event_loop.py)."""
+    (engine/event_loop.py), and its workers start one loop turn apart (engine/runner.py)."""
 
     prepares_ahead = True
     """A body (the image read, base64 and JSON: ~0.2 ms) is encoded while the loop waits."""
