@@ -1,11 +1,17 @@
 """Reading an OpenAI-compatible chat-completions reply's message as servers write it: ``content``
-as a string or as a list of parts, and the reasoning beside the answer. Shared by the openai
+as a string or as a list of parts, the reasoning beside the answer, and an error sent in a 200. Shared by the openai
 backend (models/openai.py) and SPAN's tool-calling agent (suites/span/timeagent.py); no HTTP here.
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+from chronoeval.core.redact import redact_text
+from chronoeval.models.base import BackendError
+
+RETRYABLE_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
+"""HTTP statuses a request is tried again after (the same request may succeed later)."""
 
 
 def content_parts(content: list[Any]) -> list[tuple[str, str]]:
@@ -42,3 +48,38 @@ def reply_reasoning(message: dict[str, Any]) -> str | None:
         thinking = "".join(t for kind, t in content_parts(content) if kind == "thinking")
         return thinking or None
     return None
+
+
+def raise_reply_error(data: Any, url: str, *, turns: list[dict[str, Any]] | None = None) -> None:
+    """Raise a :class:`BackendError` for a 200 reply that carries an error instead of an answer:
+    a top-level ``error`` with no choices, or a first choice with ``finish_reason: "error"`` or
+    an ``error`` of its own (OpenRouter commits the 200 before the upstream provider runs and puts
+    a later failure there: ``{"code": 502, "message": ...}``). A failed call, never a reply to
+    score: without this, such a choice with an empty content was scored as NoAnswer. Retryable
+    unless its numeric ``code`` is an HTTP status outside :data:`RETRYABLE_STATUS`. ``url`` is named
+    redacted; the provider's message is cut to 200 characters. ``turns``: a multi-turn agent's
+    turns so far, kept with the error."""
+    if not isinstance(data, dict):
+        return
+    choices = data.get("choices")
+    first = choices[0] if isinstance(choices, list) and choices else None
+    if first is None:
+        error = data.get("error")
+    elif isinstance(first, dict) and (first.get("finish_reason") == "error" or first.get("error")):
+        error = first.get("error") or "finish_reason: error"
+    else:
+        return
+    if not error:
+        return
+    code = error.get("code") if isinstance(error, dict) else None
+    message = error.get("message", error) if isinstance(error, dict) else error
+    http = isinstance(code, int) and not isinstance(code, bool) and 100 <= code <= 599
+    raise BackendError(
+        redact_text(
+            f"error in a 200 reply from {url}: "
+            + (f"{code}: " if code is not None else "")
+            + str(message)[:200]
+        ),
+        retryable=code in RETRYABLE_STATUS if http else True,
+        turns=turns,
+    )

@@ -33,9 +33,12 @@ from chronoeval.core.redact import redact_text
 from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
-from chronoeval.models.chat_message import content_parts, reply_reasoning
-
-RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+from chronoeval.models.chat_message import (
+    RETRYABLE_STATUS,
+    content_parts,
+    raise_reply_error,
+    reply_reasoning,
+)
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -424,6 +427,7 @@ class OpenAIBackend(Backend):
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise BackendError(f"malformed JSON from {redact_text(url)}: {raw[:120]!r}") from None
+        raise_reply_error(data, url)  # an error sent in a 200 (OpenRouter)
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices:
             raise BackendError(f"response from {redact_text(url)} has no choices")

@@ -32,7 +32,7 @@ from chronoeval.core.task import Task
 from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
-from chronoeval.models.chat_message import content_parts, reply_reasoning
+from chronoeval.models.chat_message import content_parts, raise_reply_error, reply_reasoning
 from chronoeval.models.registry import BackendOptions, make_backend, register_backend, split_spec
 from chronoeval.suites.span.sandbox import SandboxLimits
 
@@ -326,6 +326,10 @@ class ToolsTimeAgent(Backend):
             )
         try:
             data = json.loads(raw)
+        except ValueError:
+            data = None
+        raise_reply_error(data, self.url, turns=turns)  # an error sent in a 200 (OpenRouter)
+        try:
             message = data["choices"][0]["message"]
             assert isinstance(message, dict)
         except (ValueError, KeyError, IndexError, TypeError, AssertionError):
