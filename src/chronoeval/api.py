@@ -20,6 +20,8 @@ import os
 import platform
 import re
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -597,15 +599,23 @@ def score_records(
     if config.get("skipped"):
         results["skipped"] = config["skipped"]
     results = redact(results)
-    if closing is not None:
-        closing.join()  # the store closed before the results are written, as before
-    with RunLock(run_dir), storage_errors(run_dir, "writing the scored results"):
-        _write_json(run_dir / "results.json", results)
-        write_samples(run_dir, all_records, all_texts)
-        if plots:
-            from chronoeval.report.figures import write_run_figures
+    with RunLock(run_dir):
+        # written beside their places while the store closes (its disk wait, the WAL
+        # checkpoint, overlaps the writing); moved in only once the close has ended, so a
+        # store that failed to close leaves the results as they were, as before
+        with _staging() as staged:
+            with storage_errors(run_dir, "writing the scored results"):
+                _stage_json(run_dir / "results.json", results, staged)
+                stage_samples(run_dir, all_records, all_texts, staged)
+            if closing is not None:
+                closing.join()
+            with storage_errors(run_dir, "writing the scored results"):
+                _publish(staged)
+        with storage_errors(run_dir, "writing the scored results"):
+            if plots:
+                from chronoeval.report.figures import write_run_figures
 
-            write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
+                write_run_figures({config["model"]: (results, all_records)}, run_dir / "plots")
     return results, all_records
 
 
@@ -631,6 +641,50 @@ def write_samples(
     """samples.jsonl and samples.parquet of ``records``. ``texts``: beside each record, its line
     and JSON-text columns made from the finished record (engine/sample_lines.py ``encode_row``,
     while asking: engine/scoring_memo.py), or None to encode it here."""
+    with _staging() as staged:
+        stage_samples(run_dir, records, texts, staged)
+        _publish(staged)
+
+
+def _staged(path: Path) -> Path:
+    return path.with_suffix(path.suffix + ".tmp")
+
+
+@contextmanager
+def _staging() -> Iterator[list[tuple[Path, Path]]]:
+    """A list of files written beside their places (``(tmp, place)``); what is still on it when
+    the block ends (a failure before or while moving them in) is removed."""
+    staged: list[tuple[Path, Path]] = []
+    try:
+        yield staged
+    finally:
+        for tmp, _ in staged:
+            tmp.unlink(missing_ok=True)
+
+
+def _publish(staged: list[tuple[Path, Path]]) -> None:
+    """Move staged files to their places, in order; each one moved is taken off ``staged``."""
+    while staged:
+        tmp, path = staged[0]
+        os.replace(tmp, path)
+        staged.pop(0)
+
+
+def _stage_json(path: Path, obj: Any, staged: list[tuple[Path, Path]]) -> None:
+    """:func:`_write_json`'s file written beside ``path`` (``.tmp``, added to ``staged``)."""
+    staged.append((_staged(path), path))
+    _staged(path).write_text(json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
+
+
+def stage_samples(
+    run_dir: Path,
+    records: list[SampleRecord],
+    texts: list[Encoded | None] | None,
+    staged: list[tuple[Path, Path]],
+) -> None:
+    """:func:`write_samples`' two files written beside their places (``.tmp``), nothing moved in
+    (the caller does, :func:`_publish`). Each file is added to ``staged`` with its place as soon
+    as it is begun, so after a failure the caller still knows what to remove."""
     # one encoder per set of options (json.dumps with options builds a new one per call); the
     # same bytes as json.dumps with those options
     line = json.JSONEncoder(ensure_ascii=False, default=str).encode
@@ -646,13 +700,13 @@ def write_samples(
     once = encode_once(rows, texts)  # the same lines and columns, each value encoded once
     if once is None:
         rows = [r.to_json() for r in records]
-    tmp = run_dir / "samples.jsonl.tmp"
-    with open(tmp, "w", encoding="utf-8") as fh:
+    jsonl = run_dir / "samples.jsonl"
+    with open(_staged(jsonl), "w", encoding="utf-8") as fh:
+        staged.append((_staged(jsonl), jsonl))
         if once is not None:
             fh.write("".join([text + "\n" for text in once[0]]))
         else:
             fh.write("".join([line(row) + "\n" for row in rows]))
-    os.replace(tmp, run_dir / "samples.jsonl")
     import pyarrow.parquet as pq
 
     from chronoeval.engine.arrow_columns import table as arrow_table
@@ -675,13 +729,15 @@ def write_samples(
             "usage": cols.get("usage") or [plain(r.get("usage") or {}) for r in rows],
         }
     )
-    pq.write_table(table, run_dir / "samples.parquet")
+    parquet = run_dir / "samples.parquet"
+    staged.append((_staged(parquet), parquet))
+    pq.write_table(table, _staged(parquet))
 
 
 def _write_json(path: Path, obj: Any) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(json.dumps(obj, indent=2, sort_keys=True, default=str) + "\n")
-    os.replace(tmp, path)
+    with _staging() as staged:
+        _stage_json(path, obj, staged)
+        _publish(staged)
 
 
 def read_records(run_dir: Path) -> list[SampleRecord]:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from chronoeval.api import write_samples
+from chronoeval.api import stage_samples, write_samples
 from chronoeval.core.task import SampleRecord
 from chronoeval.engine import sample_lines
 
@@ -131,10 +131,15 @@ def test_encoder_equals_json_encoder() -> None:
 def test_unencodable_score_goes_the_general_way(tmp_path: Path) -> None:
     rec = SampleRecord("a", "t", {}, "1", "answered", "1", "1", None, {"em": dt.date(2024, 1, 1)})
     assert sample_lines.encode([rec.to_json()]) is None
+    staged: list[tuple[Path, Path]] = []
     with pytest.raises(TypeError):  # as before: scores were never written with default=str
-        write_samples(tmp_path, [rec])
-    line = (tmp_path / "samples.jsonl").read_text(encoding="utf-8")
+        stage_samples(tmp_path, [rec], None, staged)  # the line is written, then the Parquet fails
+    line = staged[0][0].read_text(encoding="utf-8")
     assert line == json.dumps(rec.to_json(), ensure_ascii=False, default=str) + "\n"
+    staged[0][0].unlink()
+    with pytest.raises(TypeError):  # and write_samples moves neither file in (session 12)
+        write_samples(tmp_path, [rec])
+    assert not list(tmp_path.iterdir())  # nor leaves what it had written beside them
 
 
 def test_a_cycle_goes_the_general_way(tmp_path: Path) -> None:

@@ -220,3 +220,34 @@ def test_a_store_corrupt_inside_is_caught_by_the_integrity_check(tmp_path: Path)
     line = one_error_line(score)
     assert "store.sqlite is corrupt (integrity check:" in line
     assert len([ln for ln in score.stdout.splitlines() if ln.strip()]) == 1, score.stdout
+
+
+def test_results_the_disk_cannot_hold_leave_none_of_their_files(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills while samples.parquet is written, after results.json and samples.jsonl:
+    one error naming the file, and none of the three moved in (before session 12 results.json
+    and samples.jsonl were already in place: a directory with results but no samples.parquet),
+    nothing left beside them."""
+    import errno
+
+    import pyarrow.parquet as pq
+
+    from chronoeval import api
+    from chronoeval.core.errors import StorageError
+
+    data = make_clock_dataset(tmp_path / "ds", n=8).root
+    out = tmp_path / "run"
+
+    def full(table: Any, where: Any, **kw: Any) -> None:
+        Path(where).write_bytes(b"PAR1")  # a first part, then the disk is full
+        raise OSError(errno.ENOSPC, "No space left on device", str(where))
+
+    monkeypatch.setattr(pq, "write_table", full)
+    with pytest.raises(StorageError, match=r"samples\.parquet(\.tmp)?: writing the scored results"):
+        api.run(["clockqa"], "random", data=data, run_dir=out, progress=False, plots=False)
+    names = sorted(p.name for p in out.iterdir())
+    assert not [n for n in names if n.startswith(("results", "samples"))], names
+    monkeypatch.undo()  # the disk has room again: scoring the stored answers writes all three
+    api.score(out, plots=False)
+    assert {"results.json", "samples.jsonl", "samples.parquet"} <= {p.name for p in out.iterdir()}

@@ -1,7 +1,8 @@
 """``api.run`` closes its store on another thread while it scores (engine/store.py
 ``RunStore.close_in_background``): scoring's read and check come before the close, nothing opens
-the store while it closes, the run directory stays locked, the close ends before the results are
-written, and the directory holds what it held before (the store checkpointed, the WAL empty)."""
+the store while it closes, the run directory stays locked, the results are written beside their
+places while it closes and moved in only after the close ended, and the directory holds what it
+held before (the store checkpointed, the WAL empty)."""
 
 from __future__ import annotations
 
@@ -28,9 +29,18 @@ def test_a_run_scores_while_its_store_closes(
     closing_now = threading.Event()
     real_close = store_mod.Closing._close
 
+    staged = [run_dir / n for n in ("results.json.tmp", "samples.jsonl.tmp", "samples.parquet.tmp")]
+
     def slow_close(self, conn, path):  # type: ignore[no-untyped-def]
         closing_now.set()
-        time.sleep(0.3)  # the disk being slow: scoring goes on meanwhile
+        # the disk being slow: scoring goes on meanwhile and writes the results beside their
+        # places (before session 12 it waited for the close first: these never appeared)
+        deadline = time.monotonic() + 5.0
+        while not all(p.exists() for p in staged) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        if all(p.exists() for p in staged):
+            events.append("staged")
+        assert not (run_dir / "results.json").exists()  # nothing moved in while closing
         assert str((run_dir / ".chronoeval.lock").resolve()) in lock._held  # still locked
         events.append("closed")
         real_close(self, conn, path)
@@ -42,19 +52,20 @@ def test_a_run_scores_while_its_store_closes(
             events.append(f"opened while closing: {args[0]}")
         return connect(*args, **kwargs)
 
-    write_json = api._write_json
+    publish = api._publish
 
-    def recorded(path: Path, obj: object) -> None:
-        if path.name == "results.json":
-            events.append("results")
-        write_json(path, obj)
+    def recorded(moves: list[tuple[Path, Path]]) -> None:
+        if any(place.name == "results.json" for _, place in moves):
+            events.append("results: " + ", ".join(place.name for _, place in moves))
+        publish(moves)
 
     monkeypatch.setattr(store_mod.Closing, "_close", slow_close)
     monkeypatch.setattr(sqlite3, "connect", watched)
-    monkeypatch.setattr(api, "_write_json", recorded)
+    monkeypatch.setattr(api, "_publish", recorded)
     res = api.run(["clockqa"], "random", data=ds.root, run_dir=run_dir, progress=False, plots=False)
     monkeypatch.undo()
-    assert events == ["closed", "results"]
+    assert events == ["staged", "closed", "results: results.json, samples.jsonl, samples.parquet"]
+    assert not [p.name for p in run_dir.iterdir() if p.name.endswith(".tmp")]
     assert str((run_dir / ".chronoeval.lock").resolve()) not in lock._held  # released
     assert res.results["tasks"]["clockqa"]["counts"]["answered"] == 12
     # the files the run left before this change: the store, and the empty -wal and -shm a
@@ -90,7 +101,10 @@ def test_a_failed_close_is_raised_by_the_run(
     monkeypatch.setattr(store_mod.Closing, "__init__", refusing)
     with pytest.raises(sqlite3.OperationalError, match="disk I/O error"):
         api.run(["clockqa"], "random", data=ds.root, run_dir=tmp_path / "run", progress=False)
-    assert not (tmp_path / "run" / "results.json").exists()  # nothing written after it
+    assert not (tmp_path / "run" / "results.json").exists()  # nothing moved in after it
+    assert not (tmp_path / "run" / "samples.jsonl").exists()
+    # what was written beside its place while the store closed is removed
+    assert not [p.name for p in (tmp_path / "run").iterdir() if p.name.endswith(".tmp")]
     assert str((tmp_path / "run" / ".chronoeval.lock").resolve()) not in lock._held
 
 

@@ -33,8 +33,12 @@ from chronoeval.core.redact import redact_text
 from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
-
-RETRYABLE_STATUS = {408, 409, 425, 429, 500, 502, 503, 504}
+from chronoeval.models.chat_message import (
+    RETRYABLE_STATUS,
+    content_parts,
+    raise_reply_error,
+    reply_reasoning,
+)
 
 
 def parse_retry_after(value: str | None) -> float | None:
@@ -58,19 +62,27 @@ def reply_text(choice: Any, url: str) -> Any:
     error). A choice without a ``message`` object, or whose
     ``content`` is null (with no ``refusal`` or reasoning text), is a protocol error: retried and,
     if it stays, stored as an error, never scored as NoAnswer. An explicit refusal is the model's
-    answer; reasoning with a null content is a reply without an answer (NoAnswer, reasoning kept)."""
+    answer; reasoning with a null content is a reply without an answer (NoAnswer, reasoning kept).
+    ``content`` given as a list of parts (Mistral's Magistral models: ``{"type": "thinking",
+    "thinking": [...]}`` then ``{"type": "text", "text": ...}``; some proxies wrap plain text
+    so) gives its text parts, joined; a list with thinking but no text part is an unfinished
+    reply like a null content with reasoning (NoAnswer); one with neither is a protocol error."""
     message = choice.get("message") if isinstance(choice, dict) else None
     if not isinstance(message, dict):
         raise BackendError(
             f"protocol error: response from {redact_text(url)} has a choice without message"
         )
     content = message.get("content")
+    if isinstance(content, list):
+        texts = [t for kind, t in content_parts(content) if kind == "text"]
+        if texts:
+            return "".join(texts)
+        content = None  # as a null content: a refusal, or reasoning only, or an error
     if content is None:
         refusal = message.get("refusal")
         if isinstance(refusal, str) and refusal:
             return refusal
-        reasoning = message.get("reasoning_content") or message.get("reasoning")
-        if isinstance(reasoning, str) and reasoning:
+        if reply_reasoning(message):
             return ""  # a reasoning model that never got to its answer (e.g. out of tokens)
         raise BackendError(f"protocol error: response from {redact_text(url)} has content: null")
     return content
@@ -213,7 +225,7 @@ class ReplicaPool:
 class OpenAIBackend(Backend):
     network_bound = True
     """Its asking is waiting on sockets: a run asks on uvloop where installed
-    (engine/event_loop.py)."""
+    (engine/event_loop.py), and its workers start one loop turn apart (engine/runner.py)."""
 
     prepares_ahead = True
     """A body (the image read, base64 and JSON: ~0.2 ms) is encoded while the loop waits."""
@@ -415,17 +427,15 @@ class OpenAIBackend(Backend):
             data = json.loads(raw)
         except (json.JSONDecodeError, UnicodeDecodeError):
             raise BackendError(f"malformed JSON from {redact_text(url)}: {raw[:120]!r}") from None
+        raise_reply_error(data, url)  # an error sent in a 200 (OpenRouter)
         choices = data.get("choices") if isinstance(data, dict) else None
         if not isinstance(choices, list) or not choices:
             raise BackendError(f"response from {redact_text(url)} has no choices")
         content = reply_text(choices[0], url)
         if not isinstance(content, str):
             raise BackendError(f"response from {redact_text(url)} has non-text content")
-        message = choices[0].get("message") if isinstance(choices[0], dict) else None
-        reasoning = None
-        if isinstance(message, dict):
-            reasoning = message.get("reasoning_content") or message.get("reasoning")
-        if isinstance(reasoning, str) and reasoning:
+        reasoning = reply_reasoning(choices[0]["message"])  # reply_text checked it is a dict
+        if reasoning:
             content = join_reasoning(reasoning, content)  # split off again when scored
         usage = data.get("usage") or {}
         return Response(

@@ -29,8 +29,10 @@ from chronoeval.core.errors import ChronoevalError
 from chronoeval.core.items import Item, Message, TextPart
 from chronoeval.core.redact import redact
 from chronoeval.core.task import Task
+from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
+from chronoeval.models.chat_message import content_parts, raise_reply_error, reply_reasoning
 from chronoeval.models.registry import BackendOptions, make_backend, register_backend, split_spec
 from chronoeval.suites.span.sandbox import SandboxLimits
 
@@ -324,6 +326,10 @@ class ToolsTimeAgent(Backend):
             )
         try:
             data = json.loads(raw)
+        except ValueError:
+            data = None
+        raise_reply_error(data, self.url, turns=turns)  # an error sent in a 200 (OpenRouter)
+        try:
             message = data["choices"][0]["message"]
             assert isinstance(message, dict)
         except (ValueError, KeyError, IndexError, TypeError, AssertionError):
@@ -350,8 +356,13 @@ class ToolsTimeAgent(Backend):
             calls = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
             turns.append({"role": "assistant", "content": msg.get("content"), "tool_calls": calls})
             if not calls:
-                text = msg.get("content") or ""
+                content = msg.get("content")
+                if isinstance(content, list):  # parts (Mistral): the text ones are the answer
+                    content = "".join(t for kind, t in content_parts(content) if kind == "text")
+                text = content or ""
                 text = text if isinstance(text, str) else json.dumps(text)
+                if reasoning := reply_reasoning(msg):  # kept, split off again when scored
+                    text = join_reasoning(reasoning, text)
                 return Response(
                     text=text, latency_s=time.perf_counter() - start, usage=usage, turns=turns
                 )
