@@ -1488,6 +1488,10 @@ def _identify(
     # measured against the strongest hand ink of the clock rather than its own.
     contrast = max(t.contrast for t in rays)
     has_second = _needle(first, contrast, radius)
+    if not has_second:  # a needle with a disc near its tip over the minute hand (s12-19m)
+        from chronoeval.suites.lost_in_time.clock_disc_needle import needle_with_disc
+
+        has_second = needle_with_disc(rays, contrast, radius)
     if not has_second:
         if len(rays) == 2:
             other = rays[1]
