@@ -36,6 +36,15 @@ def content_parts(content: list[Any]) -> list[tuple[str, str]]:
     return out
 
 
+def content_text(content: Any) -> Any:
+    """A message's ``content`` as its answer: a list of parts gives its text parts joined (None
+    where it has none: like a null content); anything else is returned as it is."""
+    if not isinstance(content, list):
+        return content
+    texts = [t for kind, t in content_parts(content) if kind == "text"]
+    return "".join(texts) if texts else None
+
+
 def reply_reasoning(message: dict[str, Any]) -> str | None:
     """The reasoning a reply's message carries beside its answer: vLLM's and DeepSeek's
     ``reasoning_content``, ``reasoning`` (newer vLLM, OpenRouter), or thinking parts of a list

@@ -35,7 +35,7 @@ from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
 from chronoeval.models.chat_message import (
     RETRYABLE_STATUS,
-    content_parts,
+    content_text,
     raise_reply_error,
     reply_reasoning,
 )
@@ -72,12 +72,7 @@ def reply_text(choice: Any, url: str) -> Any:
         raise BackendError(
             f"protocol error: response from {redact_text(url)} has a choice without message"
         )
-    content = message.get("content")
-    if isinstance(content, list):
-        texts = [t for kind, t in content_parts(content) if kind == "text"]
-        if texts:
-            return "".join(texts)
-        content = None  # as a null content: a refusal, or reasoning only, or an error
+    content = content_text(message.get("content"))  # parts without text: as a null content
     if content is None:
         refusal = message.get("refusal")
         if isinstance(refusal, str) and refusal:

@@ -32,7 +32,7 @@ from chronoeval.core.task import Task
 from chronoeval.engine.reasoning import join_reasoning
 from chronoeval.engine.request import Request
 from chronoeval.models.base import Backend, BackendError, Response
-from chronoeval.models.chat_message import content_parts, raise_reply_error, reply_reasoning
+from chronoeval.models.chat_message import content_text, raise_reply_error, reply_reasoning
 from chronoeval.models.registry import BackendOptions, make_backend, register_backend, split_spec
 from chronoeval.suites.span.sandbox import SandboxLimits
 
@@ -356,10 +356,7 @@ class ToolsTimeAgent(Backend):
             calls = [c for c in calls if isinstance(c, dict)] if isinstance(calls, list) else []
             turns.append({"role": "assistant", "content": msg.get("content"), "tool_calls": calls})
             if not calls:
-                content = msg.get("content")
-                if isinstance(content, list):  # parts (Mistral): the text ones are the answer
-                    content = "".join(t for kind, t in content_parts(content) if kind == "text")
-                text = content or ""
+                text = content_text(msg.get("content")) or ""  # parts (Mistral): their text
                 text = text if isinstance(text, str) else json.dumps(text)
                 if reasoning := reply_reasoning(msg):  # kept, split off again when scored
                     text = join_reasoning(reasoning, text)
