@@ -663,11 +663,10 @@ def _staging() -> Iterator[list[tuple[Path, Path]]]:
 
 
 def _publish(staged: list[tuple[Path, Path]]) -> None:
-    """Move staged files to their places, in order; each one moved is taken off ``staged``."""
-    while staged:
-        tmp, path = staged[0]
+    """Move staged files to their places, in order (a moved one's name is gone, so the cleanup
+    of :func:`_staging` finds nothing to remove there)."""
+    for tmp, path in staged:
         os.replace(tmp, path)
-        staged.pop(0)
 
 
 def _stage_json(path: Path, obj: Any, staged: list[tuple[Path, Path]]) -> None:
