@@ -56,33 +56,27 @@ def test_errors_in_a_200_are_raised_with_their_message() -> None:
 
 def test_a_choice_that_failed_is_an_error_not_a_no_answer(tmp_path: Path) -> None:
     ds = make_clock_dataset(tmp_path / "ds", n=2)
-    with openai_stub([failed_choice(), UPSTREAM]) as stub:
-        res = api.run(
-            ["clockqa"],
-            "openai:routed",
-            data=ds.root,
-            run_dir=tmp_path / "run",
-            progress=False,
-            plots=False,
-            concurrency=1,
-            backend_options=BackendOptions(base_url=stub.url),
-            retry=RetryPolicy(max_retries=0),
-        )
+
+    def run(replies: list[dict[str, Any]], **kw: Any) -> Any:
+        with openai_stub(replies) as stub:
+            return api.run(
+                ["clockqa"],
+                "openai:routed",
+                data=ds.root,
+                run_dir=tmp_path / "run",
+                progress=False,
+                plots=False,
+                backend_options=BackendOptions(base_url=stub.url),
+                **kw,
+            )
+
+    res = run([failed_choice(), UPSTREAM], concurrency=1, retry=RetryPolicy(max_retries=0))
     counts = res.results["tasks"]["clockqa"]["counts"]
     assert counts == {"answered": 0, "no_answer": 0, "error": 2, "missing": 0}, counts
     errors = sorted(r.error or "" for r in res.records)
     assert "429: Rate limit exceeded upstream" in errors[0] + errors[1]
     assert "502: Upstream provider error" in errors[0] + errors[1]
-    with openai_stub([chat_reply("It is 3:00:00.")]) as stub:  # resumed: asked again, answered
-        again = api.run(
-            ["clockqa"],
-            "openai:routed",
-            data=ds.root,
-            run_dir=tmp_path / "run",
-            progress=False,
-            plots=False,
-            backend_options=BackendOptions(base_url=stub.url),
-        )
+    again = run([chat_reply("It is 3:00:00.")])  # resumed: asked again, answered
     assert again.results["tasks"]["clockqa"]["counts"]["answered"] == 2
 
 
