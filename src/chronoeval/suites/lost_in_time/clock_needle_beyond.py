@@ -20,11 +20,14 @@ hand nearer its place than the reading without seconds does.
 
 What it must not take for a needle: the end of a sword, leaf or tapered hand's point (it widens
 all along, and its last pixels are fainter than ``END_WIDTH``: the parallel and step tests), and
-a thin mark or pin on the minute hand's own line on a clock without a second hand (on dev seeds
-0, 3, 4, 7, 8, 20 such ends on clocks without a second hand lay -0.7 to +0.14 degrees from the
-hand's axis, and the whole minute fit the hand better in every one). Where the seconds are past
-54 the needle lies within half a degree of the minute hand and the rule does not tell it from a
-mark (9:58:59 is still read 9:59:00). Pixels only.
+a thin mark or pin on the minute hand's own line on a clock without a second hand. On dev seeds
+0, 3, 4, 7 and 8, the 265 such ends found on clocks without a second hand lay -1.15 to +0.49
+degrees from the hand's axis (the ones above +0.25 on whole hours, where no minute changes), and
+the whole minute fit the hand better in all but one of the 25 whose minute would change (1:58:00,
+a pin 0.01 degrees off the axis: stopped by ``AHEAD_DEG``). Either test alone keeps the test faces
+with a pin on the hand's line read right; neither, and they are read a minute early. Where the
+seconds are past about 54 the needle lies within half a degree of the minute hand and the rule
+does not tell it from a mark (9:58:59 is still read 9:59:00). Pixels only.
 """
 
 from __future__ import annotations
