@@ -26,13 +26,19 @@ MARK_FROM = 0.78  # the hand's own line is fitted inside this fraction of the ra
 OFF_PX = 1.2  # the mark's ink lies this far (px) off the hand's line
 STAY_OFF = 0.8  # ... on at least this share of the circles from the hand's end to the tip
 MIN_MARK = 8  # ... which are at least this many circles
+NEAR_DEG = 6.0  # no other ray within this many degrees (a hand under the ray skews its line)
 
 
-def mark_trimmed(t: cr._Track, radius: float) -> tuple[int, float] | None:
+def mark_trimmed(t: cr._Track, radius: float, rays: list[cr._Track]) -> tuple[int, float] | None:
     """(tip, angle from the pivot's view, in degrees) of the hand part of a ray that runs into a
-    mark at the rim, or None where the ray stays on its hand's line."""
+    mark at the rim, or None where the ray stays on its hand's line (or another of ``rays`` lies
+    within ``NEAR_DEG`` of it: its inner part may hold that hand's ink too)."""
     if t.tip < RIM_ZONE * radius:
         return None
+    here = cr._track_angle(t)
+    for u in rays:
+        if u is not t and abs((cr._track_angle(u) - here + 180.0) % 360.0 - 180.0) < NEAR_DEG:
+            return None
     r, c, _ = t.arrays()
     a = np.radians(c * cr.BIN_DEG)
     pts = np.column_stack([r * np.sin(a), -r * np.cos(a)])
