@@ -1,6 +1,7 @@
 """A hand that runs into a mark at the rim: its length and axis taken up to where the mark
-begins (issue 19, session 12, s12-19o; WORK IN PROGRESS, part of
-:mod:`chronoeval.suites.lost_in_time.clock_reader`, the choice of hands among three rays).
+begins (issue 19, sessions 12-13, s12-19o / s13-19o; part of
+:mod:`chronoeval.suites.lost_in_time.clock_reader`, the choice of hands by the consistency of the
+readings: three rays, or two of nearly one length).
 
 A minute hand pointing at a numeral or tick joins it, and the ray the reader follows runs on
 through the mark to the rim: it is longer than the second hand (a length penalty in
