@@ -1341,6 +1341,12 @@ def _assign_by_consistency(
         (t.tip, to_dial(_track_angle(t)), _mid_width(t, contrast), _outer_width(t, contrast))
         for t in rays
     ]
+    from chronoeval.suites.lost_in_time.clock_mark_tip import mark_trimmed
+
+    for k, t in enumerate(rays):  # a hand run into a mark at the rim ends there (s12-19o)
+        cut = mark_trimmed(t, radius, rays)
+        if cut is not None:
+            info[k] = (cut[0], to_dial(cut[1]), info[k][2], info[k][3])
     needles = [_needle(t, contrast, radius) for t in rays]
     tails = _tails(rays, contrast, radius)
     odd = odd or [False] * len(rays)
