@@ -1551,10 +1551,6 @@ def _identify(
         return None, full_angle(first), full_angle(other)
     second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
     minute = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
-    if s_ratio > STEP_RATIO:  # the hidden minute hand's own axis, not seen from the pivot (s13-19q)
-        from chronoeval.suites.lost_in_time.clock_hidden_axis import hidden_minute_angle
-
-        minute = hidden_minute_angle(first, s_rho, minute)
     return second, minute, full_angle(other)
 
 
