@@ -108,6 +108,10 @@ def late_minute(
     the hands cannot be matched one to one or the two measures of the axis disagree."""
     if reading is None or len(rays) < 3:
         return reading
+    from chronoeval.suites.lost_in_time.clock_loose_angles import loose
+
+    if loose(to_dial):  # angles too loose for a precise fit (s13-19q)
+        return reading
     second, minute = reading.second, reading.minute
     if second < LATE_FROM:
         return reading  # a hand under half a minute past its minute: one reading either way

@@ -1052,6 +1052,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         dial_marks = _dial_marks(marks, scene, radius)
         dial_marks = rim_tick_marks(dial_marks, full_ink, scene, radius, centre)
     to_dial = _angle_mapper(dial_marks, rotation)
+    from chronoeval.suites.lost_in_time.clock_loose_angles import note_marks_fit
+
+    note_marks_fit(to_dial, dial_marks)  # how loose the face's angles are (s13-19q)
     if len(rays) >= 3:
         odd = _odd_colour(rays[:4], rgb, dial, scene)
         from chronoeval.suites.lost_in_time.clock_late_minute import late_minute

@@ -43,6 +43,10 @@ def minute_reading(
     x = ((a_m - 0.1 * second) % 360.0) / 6.0
     if minute == round(x) % 60:
         return minute, r_m  # the sweeping reading (or both agree)
+    from chronoeval.suites.lost_in_time.clock_loose_angles import loose
+
+    if loose(to_dial):  # angles too loose to tell a whole minute (s13-19q)
+        return round(x) % 60, abs(x - round(x))
     inner = cr._axis_angle(t, INNER_FROM * t.tip, INNER_TO * t.tip)
     if inner is None:
         return minute, r_m
