@@ -31,24 +31,23 @@ NEAR_DEG = 6.0  # no other ray within this many degrees (a hand under the ray sk
 
 
 def mark_trimmed(t: cr._Track, radius: float, rays: list[cr._Track]) -> tuple[int, float] | None:
-    """(tip, angle from the pivot's view, in degrees) of the hand part of a ray that runs into a
-    mark at the rim, or None where the ray stays on its hand's line (or another of ``rays`` lies
-    within ``NEAR_DEG`` of it: its inner part may hold that hand's ink too)."""
+    """(tip, fitted axis angle in degrees, as ``clock_reader._axis_angle``) of the hand part of a
+    ray that runs into a mark at the rim, or None where the ray stays on its hand's line (or
+    another of ``rays`` lies within ``NEAR_DEG`` of it: its inner part may hold that hand's ink
+    too)."""
     if t.tip < RIM_ZONE * radius:
         return None
     here = cr._track_angle(t)
     for u in rays:
         if u is not t and abs((cr._track_angle(u) - here + 180.0) % 360.0 - 180.0) < NEAR_DEG:
             return None
+    line = cr._axis_line(t, cr.AXIS_FROM * t.tip, MARK_FROM * radius)  # the hand's own line
+    if line is None:
+        return None
+    mean, d = line
     r, c, _ = t.arrays()
     a = np.radians(c * cr.BIN_DEG)
     pts = np.column_stack([r * np.sin(a), -r * np.cos(a)])
-    inner = (r >= cr.AXIS_FROM * t.tip) & (r <= MARK_FROM * radius)
-    if inner.sum() < 6:
-        return None
-    mean = pts[inner].mean(axis=0)
-    _, _, vt = np.linalg.svd(pts[inner] - mean, full_matrices=False)
-    d = vt[0]
     off = np.abs((pts[:, 0] - mean[0]) * d[1] - (pts[:, 1] - mean[1]) * d[0])
     outer = r > MARK_FROM * radius  # tip first (radii decrease)
     if not outer.any():

@@ -1157,6 +1157,17 @@ def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
     """Direction of a ray's fitted axis (a straight line through its run centres, pointing
     outwards). A hand drawn a little beside its pivot, or a pivot found a pixel or two off,
     turns the angle seen from the pivot but not the hand's own direction."""
+    line = _axis_line(t, r_min, r_max)
+    if line is None:
+        return None
+    d = line[1]
+    return math.degrees(math.atan2(d[0], -d[1])) % 360.0
+
+
+def _axis_line(t: _Track, r_min: float, r_max: float) -> tuple[np.ndarray, np.ndarray] | None:
+    """The straight line through a ray's run centres between radii ``r_min`` and ``r_max``
+    (image coordinates about the pivot, y up): a point on it (the centres' mean) and its unit
+    direction, pointing outwards; None on fewer than 6 circles."""
     r, c, _ = t.arrays()
     keep = (r >= r_min) & (r <= r_max)
     if keep.sum() < 6:
@@ -1165,8 +1176,7 @@ def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
     pts = np.column_stack([r[keep] * np.sin(a), -r[keep] * np.cos(a)])
     mean = pts.mean(axis=0)
     _, _, vt = np.linalg.svd(pts - mean, full_matrices=False)
-    d = vt[0] if float(vt[0] @ mean) >= 0 else -vt[0]
-    return math.degrees(math.atan2(d[0], -d[1])) % 360.0
+    return mean, (vt[0] if float(vt[0] @ mean) >= 0 else -vt[0])
 
 
 def _pivot_angle(t: _Track) -> float:
