@@ -306,6 +306,31 @@ def minute_ticks(
         )
 
 
+def hour_ticks(
+    d: Any,
+    c: float,
+    r: float,
+    fill: tuple[int, int, int],
+    span: tuple[float, float],
+    width: float = 0.02,
+) -> None:
+    """Twelve radial ticks drawn with PIL's ``ImageDraw`` ``d`` on a dial of centre ``(c, c)`` and
+    radius ``r``, one per hour, from ``span[0]`` r out to ``span[1]`` r, ``width`` r wide."""
+    for k in range(12):
+        a = math.radians(30 * k)
+        ux, uy = math.sin(a), -math.cos(a)
+        d.line(
+            (
+                c + span[0] * r * ux,
+                c + span[0] * r * uy,
+                c + span[1] * r * ux,
+                c + span[1] * r * uy,
+            ),
+            fill,
+            round(width * r),
+        )
+
+
 def polar_remap(img: Any, source: Any, border: tuple[int, int, int]) -> Image.Image:
     """A square RGB face (numpy array) bent about its centre: each point seen at angle ``a``
     (radians, clockwise from 12) and radius ``rho`` shows the flat face's point

@@ -18,17 +18,14 @@ import math
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
+from helpers import bar_hand, hour_ticks, supersampled_face
 
 
 def _face(h: int, m: int, s: int, size: int = 400) -> Image.Image:
     img, d, c, r = supersampled_face(size, (190, 200, 210), 0.46, (250, 248, 240))
     ink = (30, 30, 30)
     d.ellipse((c - r, c - r, c + r, c + r), outline=ink, width=int(0.03 * r))
-    for k in range(12):  # hour ticks from 0.76 r out to the rim
-        a = math.radians(30 * k)
-        ux, uy = math.sin(a), -math.cos(a)
-        d.line((c + 0.76 * r * ux, c + 0.76 * r * uy, c + r * ux, c + r * uy), ink, int(0.02 * r))
+    hour_ticks(d, c, r, ink, (0.76, 1.0))  # from 0.76 r out to the rim
     bar_hand(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.5 * r, 0.05 * r, ink)
     bar_hand(d, c, 6.0 * m + 0.1 * s, 0.8 * r, 0.03 * r, ink)
     bar_hand(d, c, 6.0 * s, 0.86 * r, 0.008 * r, ink)
@@ -77,14 +74,7 @@ def _numeral_face(h: int, m: int, s: int, size: int = 400) -> Image.Image:
 
     img, d, c, r = supersampled_face(size, (232, 240, 250), 0.46, (232, 240, 250))
     ink, marks, red = (30, 30, 30), (55, 55, 60), (180, 0, 40)
-    for k in range(12):
-        a = math.radians(30 * k)
-        ux, uy = math.sin(a), -math.cos(a)
-        d.line(
-            (c + 0.9 * r * ux, c + 0.9 * r * uy, c + 0.98 * r * ux, c + 0.98 * r * uy),
-            marks,
-            int(0.02 * r),
-        )
+    hour_ticks(d, c, r, marks, (0.9, 0.98))
     font = ImageFont.truetype(FONT, round(0.19 * r))
     for k in range(1, 13):
         a = math.radians(30 * k)

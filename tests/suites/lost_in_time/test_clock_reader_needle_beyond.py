@@ -13,12 +13,10 @@ minute hand's own line is no second hand."""
 
 from __future__ import annotations
 
-import math
-
 from PIL import Image
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
-from helpers import bar_hand, supersampled_face
+from helpers import bar_hand, hour_ticks, supersampled_face
 
 INK = (30, 30, 30)
 
@@ -26,14 +24,7 @@ INK = (30, 30, 30)
 def _face(h: int, m: int, s: int | None, pin: bool = False, size: int = 400) -> Image.Image:
     img, d, c, r = supersampled_face(size, (200, 205, 215), 0.46, (252, 250, 244))
     d.ellipse((c - r, c - r, c + r, c + r), outline=INK, width=int(0.025 * r))
-    for k in range(12):  # hour ticks
-        a = math.radians(30 * k)
-        ux, uy = math.sin(a), -math.cos(a)
-        d.line(
-            (c + 0.8 * r * ux, c + 0.8 * r * uy, c + 0.93 * r * ux, c + 0.93 * r * uy),
-            INK,
-            round(0.02 * r),
-        )
+    hour_ticks(d, c, r, INK, (0.8, 0.93))
     sec = s or 0
     bar_hand(d, c, 30.0 * (h % 12) + 0.5 * m + sec / 120.0, 0.5 * r, 0.05 * r, INK)
     bar_hand(d, c, 6.0 * m + 0.1 * sec, 0.8 * r, 0.032 * r, INK)
