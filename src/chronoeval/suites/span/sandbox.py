@@ -11,7 +11,8 @@ Model output is untrusted input. The code a model writes runs in a separate proc
   processes (0 where the kernel enforces it);
 - is killed at a wall-clock limit together with its whole session; with bubblewrap it is pid 1's
   child in its own pid namespace with ``--die-with-parent``, so when it ends or is killed every
-  process it started (a ``setsid`` grandchild too) dies with it; without bubblewrap, it cannot fork
+  process it started (a ``setsid`` grandchild too) dies with it, and the harness returns only once
+  that namespace is empty (layer ``pidns-emptied``); without bubblewrap, it cannot fork
   at all (RLIMIT_NPROC 0 binds an unprivileged uid) and its process group is killed;
 - has its stdout and stderr read incrementally with a byte cap: a flood is cut off and killed,
   never buffered by the harness;
@@ -397,6 +398,51 @@ def _kill_session(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
+def _namespace_init(info_fd: int, timeout_s: float) -> int | None:
+    """A pidfd of the sandbox's pid-namespace init, from bubblewrap's ``--info-fd`` report
+    (``{"child-pid": N, ...}``); None where bubblewrap wrote none or the kernel has no pidfds.
+    Closes ``info_fd``."""
+    try:
+        raw, info = b"", None
+        deadline = time.monotonic() + timeout_s
+        with selectors.DefaultSelector() as sel:
+            sel.register(info_fd, selectors.EVENT_READ)
+            while info is None and time.monotonic() < deadline:
+                if not sel.select(timeout=max(0.0, deadline - time.monotonic())):
+                    continue
+                chunk = os.read(info_fd, 4096)
+                if not chunk:
+                    break
+                raw += chunk
+                with contextlib.suppress(ValueError):  # a whole report yet?
+                    info = json.loads(raw.decode("utf-8", "replace"))
+        pid = info["child-pid"] if isinstance(info, dict) else None
+        return os.pidfd_open(int(pid)) if isinstance(pid, int) and pid > 1 else None
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+    finally:
+        os.close(info_fd)
+
+
+def _await_exit(pidfd: int, timeout_s: float = 5.0) -> bool:
+    """Wait until the namespace init behind ``pidfd`` has exited, killing it if it has not within
+    ``timeout_s``. bubblewrap exits as soon as the code's own process ends, while its init is still
+    taking the namespace down (a ``setsid`` grandchild can run on for a few milliseconds, longer on
+    a loaded machine). The kernel makes a pid-namespace init exit only after every other process
+    in the namespace is gone, so once this returns True nothing the code started is left. Closes
+    ``pidfd``."""
+    try:
+        with selectors.DefaultSelector() as sel:
+            sel.register(pidfd, selectors.EVENT_READ)
+            if sel.select(timeout=timeout_s):
+                return True
+            with contextlib.suppress(OSError):
+                signal.pidfd_send_signal(pidfd, signal.SIGKILL)
+            return bool(sel.select(timeout=timeout_s))
+    finally:
+        os.close(pidfd)
+
+
 def _collect(
     proc: subprocess.Popen[bytes], payload: bytes, limits: SandboxLimits
 ) -> tuple[bytes, bytes, str | None]:
@@ -526,6 +572,9 @@ def _run(
             "stdlib": list(STDLIB_MODULES),
         }  # fmt: skip
     ).encode()
+    info_r, info_w = os.pipe() if prefix else (-1, -1)
+    if prefix:  # bubblewrap reports its pid namespace's init on this pipe
+        prefix = [prefix[0], "--info-fd", str(info_w), *prefix[1:]]
     try:
         proc = subprocess.Popen(
             [*prefix, python, *flags, "-c", _CHILD],
@@ -536,9 +585,17 @@ def _run(
             env={},
             start_new_session=True,
             close_fds=True,
+            pass_fds=(info_w,) if prefix else (),
         )
     except OSError as exc:
+        if prefix:
+            os.close(info_r)
         return SandboxResult(False, "", f"the sandbox could not start: {exc}")
+    finally:
+        if prefix:
+            os.close(info_w)
+    # pinned before the child has its code (it waits for stdin), so this init cannot have gone
+    init = _namespace_init(info_r, limits.wall_s) if prefix else None
     try:
         out, err, killed = _collect(proc, payload, limits)
     finally:
@@ -546,6 +603,8 @@ def _run(
             if f is not None:
                 with contextlib.suppress(OSError):
                     f.close()
+        if init is not None and _await_exit(init):
+            layers.append("pidns-emptied")
     text = out.decode("utf-8", "replace")
     first, _, rest = text.partition("\n")
     try:  # the child's own layer report, written before the model code ran
