@@ -63,9 +63,7 @@ def _hull_radii(
     mask = np.zeros(fg.shape, np.uint8)
     cv2.fillConvexPoly(mask, hull, 255)
     n_r = int((1.0 + FAR_OFF) * radius) + 2  # further out a hull is no dial's (_lobed)
-    polar = cv2.warpPolar(
-        mask, (n_r, N_DIRS), (centre, centre), n_r, flags=cv2.INTER_NEAREST | cv2.WARP_POLAR_LINEAR
-    )
+    polar = cv2.warpPolar(mask, (n_r, N_DIRS), (centre, centre), n_r, flags=cr.POLAR_NEAREST)
     # rows start at 3 o'clock; turn them so that row k is the clock direction k * 360 / N_DIRS
     polar = np.roll(polar, N_DIRS // 4, axis=0) > 0
     # how far each direction stays inside from the centre out: its first pixel outside

@@ -60,6 +60,12 @@ __all__ = ["read_clock"]
 
 MAX_SIDE = 640  # larger images are shrunk to this many pixels first
 N_THETA = 1440  # angular bins of the polar unwrap (0.25 degrees each)
+POLAR_LINEAR = cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR | cv2.WARP_FILL_OUTLIERS
+POLAR_NEAREST = cv2.INTER_NEAREST | cv2.WARP_POLAR_LINEAR | cv2.WARP_FILL_OUTLIERS
+"""``cv2.warpPolar`` flags. Without ``WARP_FILL_OUTLIERS`` the unwrap's samples beyond the image are
+left as whatever memory the output was given (OpenCV 5.0.0: the same call on the same input gives
+different arrays from call to call), so a reading depended on the process's earlier allocations;
+with it they are 0, no ink."""
 BIN_DEG = 360.0 / N_THETA
 BIN_RAD = math.radians(BIN_DEG)
 BACKGROUND_DIFF = 40  # a pixel belongs to the clock when it differs this much from the border
@@ -765,9 +771,7 @@ def _look(rgb: np.ndarray, cx: float, cy: float, radius: float) -> _Scene | None
     hands = fill[1:-1, 1:-1]
 
     n_r = half
-    polar = cv2.warpPolar(
-        diff, (n_r, N_THETA), (ccx, ccy), n_r, flags=cv2.INTER_LINEAR | cv2.WARP_POLAR_LINEAR
-    )
+    polar = cv2.warpPolar(diff, (n_r, N_THETA), (ccx, ccy), n_r, flags=POLAR_LINEAR)
     # (angle, radius) -> (radius, clock angle): polar rows start at 3 o'clock = 90 degrees
     polar = np.roll(polar.T, N_THETA // 4, axis=1)
     on = polar > RUN_DIFF
