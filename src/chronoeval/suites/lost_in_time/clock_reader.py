@@ -1577,6 +1577,10 @@ def _identify(
     # leaves a break in the ink along the ray).
     if s_ratio > STEP_RATIO and _broken_end(first, s_rho):
         return None, full_angle(first), full_angle(other)
+    from chronoeval.suites.lost_in_time.clock_one_width import one_hand
+
+    if one_hand(first, s_ratio):  # no width step: one hand, no needle over it (s14-19r)
+        return None, full_angle(first), full_angle(other)
     second = outer_angle(first, s_rho) if s_ratio > STEP_RATIO else full_angle(first)
     minute = inner_angle(first, s_rho) if s_ratio > STEP_RATIO else second
     return second, minute, full_angle(other)
