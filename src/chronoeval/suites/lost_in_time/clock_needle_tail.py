@@ -35,6 +35,8 @@ LONGER = 1.5  # ... whose ray is at least this many times as long
 BEYOND = 0.15  # the needle's ray is measured from the counterweight's length out this much further
 WIDER = 2.0  # ... where a hand under the needle is this many times the needle's width (>= 1 px)
 TAIL_PENALTY = 1.0  # a needle's counterweight read as the hour hand, the needle not as the second
+HIDDEN_FROM = 0.3  # an hour hand hidden under a ray ends (a width step) beyond this share of it
+HIDDEN_TO = 0.85  # ... and inside this share
 
 
 def needle_tails(
@@ -109,3 +111,37 @@ def tail_penalty(
         return TAIL_PENALTY
     spare = [k for k in range(len(tail_of)) if k not in (si, mi, hi) and tail_of[k] is None]
     return TAIL_PENALTY if spare else 0.0
+
+
+def hidden_hours(
+    rays: list[cr._Track],
+    tail_of: list[tuple[int, tuple[float, float] | None] | None],
+    needles: list[bool],
+    contrast: float,
+    to_dial,  # noqa: ANN001
+) -> list[tuple[float, float, float, float] | None]:
+    """Per ray, where the rays hold a needle's counterweight (so the extra ray is accounted for)
+    and this ray (no needle, no counterweight) steps up in width between ``HIDDEN_FROM`` and
+    ``HIDDEN_TO`` of its length (a wider hand under it, ``clock_reader._hidden_step``): the
+    hypothesis that the hour hand lies under this ray, as (minute dial angle of the part beyond
+    the step, hour dial angle of the part inside it, the step's radius, the inner part's width).
+    Else None. Without a counterweight two such rays go the two-ray way
+    (``clock_reader._identify``), which tries the hour under either ray; the counterweight made
+    them three rays, and the choice by consistency had no hypothesis with the hour hidden."""
+    out: list[tuple[float, float, float, float] | None] = [None] * len(rays)
+    if all(of is None for of in tail_of):
+        return out
+    for k, t in enumerate(rays):
+        if needles[k] or tail_of[k] is not None:
+            continue
+        ratio, rho = cr._hidden_step(t, contrast)
+        if ratio <= cr.STEP_RATIO or not HIDDEN_FROM * t.tip <= rho <= HIDDEN_TO * t.tip:
+            continue
+        outer = cr._angle(t, rho + 2, t.tip - 2)
+        inner = cr._angle(t, 0.3 * rho, rho - 2)
+        if outer is None or inner is None:
+            continue
+        r, _, w = t.arrays(contrast)
+        part = w[(r >= 0.3 * rho) & (r <= rho - 2)]
+        out[k] = (to_dial(outer), to_dial(inner), rho, float(np.median(part)))
+    return out

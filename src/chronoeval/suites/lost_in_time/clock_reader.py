@@ -1365,6 +1365,7 @@ def _assign_by_consistency(
     from chronoeval.suites.lost_in_time import clock_needle_tail as nt
 
     tail_of = nt.needle_tails(rays, info, needles, radius, contrast)  # counterweights (s14-19s)
+    hidden = nt.hidden_hours(rays, tail_of, needles, contrast, to_dial)
     odd = odd or [False] * len(rays)
     from chronoeval.suites.lost_in_time.clock_sweep import minute_reading
 
@@ -1376,10 +1377,12 @@ def _assign_by_consistency(
     for si in [*range(n), None]:
         for mi in range(n):
             for hi in range(n):
-                if len({si, mi, hi}) < 3 or mi == hi:
+                if si in (mi, hi) or (mi == hi and hidden[mi] is None):
                     continue
                 tip_m, a_m, w_m, _ = info[mi]
                 tip_h, a_h, w_h, _ = info[hi]
+                if mi == hi:  # the hour hand under the minute hand, beside a counterweight
+                    a_m, a_h, tip_h, w_h = hidden[mi]
                 under = nt.hour_under_needle(tail_of, si, hi)  # hi: the needle's counterweight
                 if under is not None:  # ... and the hour hand lies under the needle (s14-19s)
                     a_h, (w_h, tip_h) = (a_h + 180.0) % 360.0, under
