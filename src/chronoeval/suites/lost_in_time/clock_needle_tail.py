@@ -98,17 +98,22 @@ def hour_under_needle(
 
 
 def tail_penalty(
-    tail_of: list[tuple[int, tuple[float, float] | None] | None], si: int | None, mi: int, hi: int
+    tail_of: list[tuple[int, tuple[float, float] | None] | None],
+    needles: list[bool],
+    si: int | None,
+    mi: int,
+    hi: int,
 ) -> float:
     """``TAIL_PENALTY`` where the hypothesis (second ``si``, minute ``mi``, hour ``hi``) reads a
-    needle's counterweight as the hour hand, with no hand under the needle, and either reads
-    that needle as no second hand, or leaves a ray that is no counterweight over (a clock has
-    three hands: the extra ray is the counterweight); else 0."""
+    needle's counterweight as the hour hand, with no hand under the needle, and either reads no
+    needle at all as the second hand (a needle-thin minute hand whose hour hand points the other
+    way is read with another needle as the second hand), or leaves a ray that is no counterweight
+    over (a clock has three hands: the extra ray is the counterweight); else 0."""
     of = tail_of[hi]
     if of is None or (of[0] == si and of[1] is not None):
         return 0.0
     if of[0] != si:
-        return TAIL_PENALTY
+        return TAIL_PENALTY if si is None or not needles[si] else 0.0
     spare = [k for k in range(len(tail_of)) if k not in (si, mi, hi) and tail_of[k] is None]
     return TAIL_PENALTY if spare else 0.0
 

@@ -1386,7 +1386,7 @@ def _assign_by_consistency(
                 under = nt.hour_under_needle(tail_of, si, hi)  # hi: the needle's counterweight
                 if under is not None:  # ... and the hour hand lies under the needle (s14-19s)
                     a_h, (w_h, tip_h) = (a_h + 180.0) % 360.0, under
-                penalty = nt.tail_penalty(tail_of, si, mi, hi)
+                penalty = nt.tail_penalty(tail_of, needles, si, mi, hi)
                 if tip_h > 1.05 * tip_m:
                     penalty += 1.0
                 elif tip_h >= tip_m - same:  # hands of (nearly) one length: the wider is the hour
