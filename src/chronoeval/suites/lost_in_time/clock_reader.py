@@ -1366,6 +1366,10 @@ def _assign_by_consistency(
             info[k] = (cut[0], to_dial(cut[1]), info[k][2], info[k][3])
     needles = [_needle(t, contrast, radius) for t in rays]
     tails = _tails(rays, contrast, radius)
+    from chronoeval.suites.lost_in_time import clock_needle_tail as nt
+
+    tail_of = nt.needle_tails(rays, info, needles, radius, contrast)  # counterweights (s14-19s)
+    hidden = nt.hidden_hours(rays, tail_of, needles, contrast, to_dial)
     odd = odd or [False] * len(rays)
     from chronoeval.suites.lost_in_time.clock_sweep import minute_reading
 
@@ -1377,20 +1381,25 @@ def _assign_by_consistency(
     for si in [*range(n), None]:
         for mi in range(n):
             for hi in range(n):
-                if len({si, mi, hi}) < 3 or mi == hi:
+                if si in (mi, hi) or (mi == hi and hidden[mi] is None):
                     continue
                 tip_m, a_m, w_m, _ = info[mi]
                 tip_h, a_h, w_h, _ = info[hi]
-                penalty = 0.0
+                if mi == hi:  # the hour hand under the minute hand, beside a counterweight
+                    a_m, a_h, tip_h, w_h = hidden[mi]
+                under = nt.hour_under_needle(tail_of, si, hi)  # hi: the needle's counterweight
+                if under is not None:  # ... and the hour hand lies under the needle (s14-19s)
+                    a_h, (w_h, tip_h) = (a_h + 180.0) % 360.0, under
+                penalty = nt.tail_penalty(tail_of, needles, si, mi, hi)
                 if tip_h > 1.05 * tip_m:
                     penalty += 1.0
                 elif tip_h >= tip_m - same:  # hands of (nearly) one length: the wider is the hour
                     penalty += 0.3 if w_h < 1.15 * w_m else 0.0
                 if w_h < 0.8 * w_m:
                     penalty += 0.3
-                if tails[hi] or tails[mi]:
+                if (tails[hi] and under is None) or tails[mi]:
                     penalty += 1.0  # a counterweight behind the pivot is no hour or minute hand
-                if any(odd[k] for k in range(n) if k != si):
+                if any(odd[k] for k in range(n) if k != si and (k != hi or under is None)):
                     penalty += 1.0  # a hand in a colour of its own is the second hand
                 if si is None:
                     second = 0
