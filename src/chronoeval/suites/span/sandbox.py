@@ -314,6 +314,11 @@ def bwrap_command(workdir: str, stdlib_only: bool = False) -> list[str] | None:
     cmd = [bwrap, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",
            "--uid", str(NOBODY), "--gid", str(NOBODY), "--cap-drop", "ALL",
            *_ro_system_args()]  # fmt: skip
+    # no user namespace of the code's own: in one it would hold every capability, over what its
+    # uid maps to outside (a root harness's uid 0: mounting the host's cgroup hierarchies,
+    # freezing a process so that it outlives the run)
+    if bwrap_disables_userns():
+        cmd[1:1] = ["--unshare-user", "--disable-userns"]
     # --size (bwrap >= 0.9) caps the next tmpfs; older versions do not know it
     size = ["--size", str(1 << 20)] if _bwrap_has_size(bwrap) else []
     cmd += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp", *size, "--tmpfs",
@@ -330,12 +335,23 @@ def bwrap_command(workdir: str, stdlib_only: bool = False) -> list[str] | None:
 
 
 @functools.cache
-def _bwrap_has_size(bwrap: str) -> bool:
+def _bwrap_help(bwrap: str) -> str:
     try:
         out = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10, env={})
     except (OSError, subprocess.TimeoutExpired):
-        return False
-    return "--size" in out.stdout + out.stderr
+        return ""
+    return out.stdout + out.stderr
+
+
+def _bwrap_has_size(bwrap: str) -> bool:
+    return "--size" in _bwrap_help(bwrap)
+
+
+def bwrap_disables_userns() -> bool:
+    """Whether this bubblewrap can refuse the code further user namespaces (``--disable-userns``,
+    bubblewrap >= 0.8)."""
+    bwrap = _bwrap_path()
+    return bwrap is not None and "--disable-userns" in _bwrap_help(bwrap)
 
 
 _PROBE = (
@@ -398,10 +414,11 @@ def _kill_session(proc: subprocess.Popen[bytes]) -> None:
         proc.kill()
 
 
-def _namespace_init(info_fd: int, timeout_s: float) -> int | None:
+def _namespace_init(info_fd: int, timeout_s: float, bwrap_pid: int) -> int | None:
     """A pidfd of the sandbox's pid-namespace init, from bubblewrap's ``--info-fd`` report
-    (``{"child-pid": N, ...}``); None where bubblewrap wrote none or the kernel has no pidfds.
-    Closes ``info_fd``."""
+    (``{"child-pid": N, ...}``), checked to be ``bwrap_pid``'s child once pinned (not a process
+    that took a reaped init's pid); None where bubblewrap wrote none, the process is gone or the
+    kernel has no pidfds. Closes ``info_fd``."""
     try:
         raw, info = b"", None
         deadline = time.monotonic() + timeout_s
@@ -417,7 +434,15 @@ def _namespace_init(info_fd: int, timeout_s: float) -> int | None:
                 with contextlib.suppress(ValueError):  # a whole report yet?
                     info = json.loads(raw.decode("utf-8", "replace"))
         pid = info["child-pid"] if isinstance(info, dict) else None
-        return os.pidfd_open(int(pid)) if isinstance(pid, int) and pid > 1 else None
+        if not isinstance(pid, int) or pid <= 1:
+            return None
+        pidfd = os.pidfd_open(pid)
+        status = Path(f"/proc/{pid}/status").read_text()
+        ppid = next((x.split()[1] for x in status.splitlines() if x.startswith("PPid:")), "")
+        if ppid != str(bwrap_pid):
+            os.close(pidfd)
+            return None
+        return pidfd
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     finally:
@@ -542,11 +567,16 @@ def _run(
     if not calendar_api:
         layers.append("no-site-packages (-S)")
     if mode == "bwrap":
-        prefix = bwrap_command(workdir, stdlib_only=not calendar_api) or []
+        command = bwrap_command(workdir, stdlib_only=not calendar_api)
+        if command is None:  # never run it unsandboxed under bubblewrap's layers
+            return SandboxResult(False, "", "bubblewrap cannot run here (it is not installed)")
+        prefix = command
         if not calendar_api:
             layers.append("site-packages-hidden")
         layers += ["bwrap", "userns-uid-65534-no-caps", "pidns-die-with-parent", "netns",
                    "ro-system", "private-tmp", "private-proc"]  # fmt: skip
+        if "--disable-userns" in command:
+            layers.append("no-nested-userns")
         cwd = None
         src = str(_src_root())
     else:
@@ -595,7 +625,7 @@ def _run(
         if prefix:
             os.close(info_w)
     # pinned before the child has its code (it waits for stdin), so this init cannot have gone
-    init = _namespace_init(info_r, limits.wall_s) if prefix else None
+    init = _namespace_init(info_r, limits.wall_s, proc.pid) if prefix else None
     try:
         out, err, killed = _collect(proc, payload, limits)
     finally:
@@ -603,8 +633,17 @@ def _run(
             if f is not None:
                 with contextlib.suppress(OSError):
                     f.close()
-        if init is not None and _await_exit(init):
+        emptied = init is not None and _await_exit(init)
+        if emptied:
             layers.append("pidns-emptied")
+    if init is not None and not emptied:  # something the code started could not be ended
+        return SandboxResult(
+            False,
+            "",
+            "the sandbox's processes could not be ended (its pid namespace outlived the run)",
+            mode == "bwrap",
+            tuple(layers),
+        )
     text = out.decode("utf-8", "replace")
     first, _, rest = text.partition("\n")
     try:  # the child's own layer report, written before the model code ran
