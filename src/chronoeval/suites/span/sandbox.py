@@ -59,6 +59,8 @@ MAX_CODE = 100_000
 NOBODY = 65534
 SANDBOX_DIR = "/sandbox"
 """The working directory's path inside the bubblewrap sandbox."""
+NOT_ENDED = "the sandbox's processes could not be ended (its pid namespace outlived the run)"
+"""The error of a run after which something the code started is still there."""
 STDLIB_MODULES = ("datetime", "calendar", "math", "re", "itertools", "functools", "collections",
                   "fractions", "decimal", "operator", "string")  # fmt: skip
 """What code run WITHOUT the calendar API (``run_code(..., calendar_api=False)``, SPAN's
@@ -317,10 +319,10 @@ def bwrap_command(workdir: str, stdlib_only: bool = False) -> list[str] | None:
     # no user namespace of the code's own: in one it would hold every capability, over what its
     # uid maps to outside (a root harness's uid 0: mounting the host's cgroup hierarchies,
     # freezing a process so that it outlives the run)
-    if bwrap_disables_userns():
+    if _bwrap_knows(bwrap, "--disable-userns"):
         cmd[1:1] = ["--unshare-user", "--disable-userns"]
     # --size (bwrap >= 0.9) caps the next tmpfs; older versions do not know it
-    size = ["--size", str(1 << 20)] if _bwrap_has_size(bwrap) else []
+    size = ["--size", str(1 << 20)] if _bwrap_knows(bwrap, "--size") else []
     cmd += ["--proc", "/proc", "--dev", "/dev", *size, "--tmpfs", "/tmp", *size, "--tmpfs",
             "/dev/shm"]  # fmt: skip
     # the interpreter's directories after /tmp's tmpfs, so a virtual environment under /tmp
@@ -335,23 +337,20 @@ def bwrap_command(workdir: str, stdlib_only: bool = False) -> list[str] | None:
 
 
 @functools.cache
-def _bwrap_help(bwrap: str) -> str:
+def _bwrap_knows(bwrap: str, option: str) -> bool:
+    """Whether this bubblewrap's ``--help`` lists ``option`` (options differ between versions)."""
     try:
         out = subprocess.run([bwrap, "--help"], capture_output=True, text=True, timeout=10, env={})
     except (OSError, subprocess.TimeoutExpired):
-        return ""
-    return out.stdout + out.stderr
-
-
-def _bwrap_has_size(bwrap: str) -> bool:
-    return "--size" in _bwrap_help(bwrap)
+        return False
+    return option in out.stdout + out.stderr
 
 
 def bwrap_disables_userns() -> bool:
     """Whether this bubblewrap can refuse the code further user namespaces (``--disable-userns``,
     bubblewrap >= 0.8)."""
     bwrap = _bwrap_path()
-    return bwrap is not None and "--disable-userns" in _bwrap_help(bwrap)
+    return bwrap is not None and _bwrap_knows(bwrap, "--disable-userns")
 
 
 _PROBE = (
@@ -466,6 +465,37 @@ def _await_exit(pidfd: int, timeout_s: float = 5.0) -> bool:
             return bool(sel.select(timeout=timeout_s))
     finally:
         os.close(pidfd)
+
+
+def _start(
+    argv: list[str], cwd: str | None, bwrap: bool, timeout_s: float
+) -> tuple[subprocess.Popen[bytes], int | None]:
+    """Start the child (its code comes later, on stdin); with bubblewrap (``argv[0]``) also a
+    pidfd of its pid namespace's init (:func:`_namespace_init`), pinned before the child has its
+    code, so that init cannot have gone yet. Raises OSError where the child cannot start."""
+    info_r, info_w = os.pipe() if bwrap else (-1, -1)
+    if bwrap:  # bubblewrap reports its pid namespace's init on this pipe
+        argv = [argv[0], "--info-fd", str(info_w), *argv[1:]]
+    try:
+        proc = subprocess.Popen(
+            argv,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=cwd,
+            env={},
+            start_new_session=True,
+            close_fds=True,
+            pass_fds=(info_w,) if bwrap else (),
+        )
+    except OSError:
+        if bwrap:
+            os.close(info_r)
+        raise
+    finally:
+        if bwrap:
+            os.close(info_w)
+    return proc, _namespace_init(info_r, timeout_s, proc.pid) if bwrap else None
 
 
 def _collect(
@@ -602,30 +632,11 @@ def _run(
             "stdlib": list(STDLIB_MODULES),
         }  # fmt: skip
     ).encode()
-    info_r, info_w = os.pipe() if prefix else (-1, -1)
-    if prefix:  # bubblewrap reports its pid namespace's init on this pipe
-        prefix = [prefix[0], "--info-fd", str(info_w), *prefix[1:]]
     try:
-        proc = subprocess.Popen(
-            [*prefix, python, *flags, "-c", _CHILD],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            cwd=cwd,
-            env={},
-            start_new_session=True,
-            close_fds=True,
-            pass_fds=(info_w,) if prefix else (),
-        )
+        argv = [*prefix, python, *flags, "-c", _CHILD]
+        proc, init = _start(argv, cwd, mode == "bwrap", limits.wall_s)
     except OSError as exc:
-        if prefix:
-            os.close(info_r)
         return SandboxResult(False, "", f"the sandbox could not start: {exc}")
-    finally:
-        if prefix:
-            os.close(info_w)
-    # pinned before the child has its code (it waits for stdin), so this init cannot have gone
-    init = _namespace_init(info_r, limits.wall_s, proc.pid) if prefix else None
     try:
         out, err, killed = _collect(proc, payload, limits)
     finally:
@@ -633,17 +644,11 @@ def _run(
             if f is not None:
                 with contextlib.suppress(OSError):
                     f.close()
-        emptied = init is not None and _await_exit(init)
-        if emptied:
-            layers.append("pidns-emptied")
-    if init is not None and not emptied:  # something the code started could not be ended
-        return SandboxResult(
-            False,
-            "",
-            "the sandbox's processes could not be ended (its pid namespace outlived the run)",
-            mode == "bwrap",
-            tuple(layers),
-        )
+        if init is not None:
+            if _await_exit(init):
+                layers.append("pidns-emptied")
+            else:  # something the code started could not be ended: no result, whatever it says
+                killed = NOT_ENDED
     text = out.decode("utf-8", "replace")
     first, _, rest = text.partition("\n")
     try:  # the child's own layer report, written before the model code ran
