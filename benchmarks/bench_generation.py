@@ -103,7 +103,9 @@ def main() -> None:
         wall, cpu, size = calendars(n, True, 3 + 1000 * r)
         warm.append(n / wall)
         warm_cpu.append(n / max(cpu, 1e-9))
-        label = f"yearly calendar, fresh style per image, after {args.calendar_warmup + r * n} others"
+        label = (
+            f"yearly calendar, fresh style per image, after {args.calendar_warmup + r * n} others"
+        )
         if args.rounds > 1:
             label += f" (round {r + 1})"
         row(label, n, wall, cpu, size)

@@ -483,7 +483,9 @@ def serve(
     host: Annotated[str, typer.Option(help="bind address")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="port (0 = any free port)")] = 8000,
     faults: Annotated[str | None, typer.Option(help='inject faults, e.g. "500@2,429:1@3"')] = None,
-    latency: Annotated[float, typer.Option(help="latency per request, seconds, counted from its arrival")] = 0.0,
+    latency: Annotated[
+        float, typer.Option(help="latency per request, seconds, counted from its arrival")
+    ] = 0.0,
     request_log: Annotated[Path | None, typer.Option(help="append a JSON line per request")] = None,
     ready_file: Annotated[Path | None, typer.Option(help="write the base URL here when up")] = None,
     api_key: Annotated[

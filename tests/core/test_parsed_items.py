@@ -69,9 +69,7 @@ def test_an_edited_manifest_is_read_again(tmp_path: Path, parses: list[str]) -> 
         load_dataset(ds.root)
 
 
-def test_images_are_still_checked_when_items_are_reused(
-    tmp_path: Path, parses: list[str]
-) -> None:
+def test_images_are_still_checked_when_items_are_reused(tmp_path: Path, parses: list[str]) -> None:
     ds = make_clock_dataset(tmp_path / "d")
     load_dataset(ds.root)
     img = ds.root / "images" / "c5.png"

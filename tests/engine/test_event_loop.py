@@ -118,7 +118,9 @@ def test_in_process_backends_keep_asyncios_loop(
 
     monkeypatch.setattr(event_loop, "run", spy)
     ds = make_clock_dataset(tmp_path / "ds", n=4)
-    api.run(["clockqa"], "random", data=ds.root, run_dir=tmp_path / "r", progress=False, plots=False)
+    api.run(
+        ["clockqa"], "random", data=ds.root, run_dir=tmp_path / "r", progress=False, plots=False
+    )
     assert seen == ["asyncio"]
 
 

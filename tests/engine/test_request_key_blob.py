@@ -44,7 +44,7 @@ def _messages(rng: random.Random) -> tuple[Message, ...]:
                     [
                         "".join(rng.choice("0123456789abcdef") for _ in range(64)),
                         "".join(rng.choice("0123456789ABCDEF") for _ in range(64)),
-                        "not-a-digest-\u00e9\"",
+                        'not-a-digest-\u00e9"',
                     ]
                 )
                 parts.append(ImagePart(f"images/{rng.randint(0, 9)}.png", digest))

@@ -89,7 +89,9 @@ def test_damaged_store_is_reported_and_rewritten(
     with caplog.at_level(logging.WARNING, logger="chronoeval.render.glyph_store"):
         reader = GlyphStore("k")
         assert reader.get(_font(), 9, "7") is None
-    assert any(str(path) in r.getMessage() and "unreadable" in r.getMessage() for r in caplog.records)
+    assert any(
+        str(path) in r.getMessage() and "unreadable" in r.getMessage() for r in caplog.records
+    )
     reader.put(_font(), 9, "7", (mask, -2, 0))
     reader.save()
     got = GlyphStore("k").get(_font(), 9, "7")

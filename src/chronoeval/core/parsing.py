@@ -464,7 +464,9 @@ def final_answer_segment(text: str) -> str | None:
             line = rest.split("\n", 1)[0]
             line = _SENTENCE_END_RE.split(line, maxsplit=1)[0].strip()
             if _CORRECTION_START_RE.search(rest[len(line) :]):
-                return None  # corrected afterwards ("Answer: 3:10. Wait, ..."): last mention decides
+                return (
+                    None  # corrected afterwards ("Answer: 3:10. Wait, ..."): last mention decides
+                )
             return line or None
     return None
 

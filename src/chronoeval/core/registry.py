@@ -53,7 +53,15 @@ TASK_SUITES: dict[str, str] = {
     },
     **{
         f"seeing_{n}": "seeing_time"
-        for n in ("alignment", "localization", "shortcut", "shortcut_cot", "sort", "year", "year_conf")
+        for n in (
+            "alignment",
+            "localization",
+            "shortcut",
+            "shortcut_cot",
+            "sort",
+            "year",
+            "year_conf",
+        )
     },
     "span": "span",
     **{

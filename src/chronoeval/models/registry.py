@@ -50,7 +50,9 @@ def make_backend(
     spec: str, task: Task, items: list[Item] | None = None, options: BackendOptions | None = None
 ) -> Backend:
     name, arg = split_spec(spec)
-    if name not in _FACTORIES:  # a suite's backend (timeagent, grayprior): its suite may not be loaded
+    if (
+        name not in _FACTORIES
+    ):  # a suite's backend (timeagent, grayprior): its suite may not be loaded
         from chronoeval.core.registry import load_suites
 
         load_suites()

@@ -524,7 +524,6 @@ def _page_rows(year: int, style: CalendarStyle, scratch: bool = False) -> np.nda
     return rows
 
 
-
 def render_year_calendar_png(year: int, style: CalendarStyle | None = None) -> bytes:
     """The yearly calendar of ``year`` (1..9999) as PNG bytes: 8-bit indexed colour with a
     palette of :data:`PALETTE_SIZE` entries (what the CalendarQA generator writes)."""

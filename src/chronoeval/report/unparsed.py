@@ -104,7 +104,7 @@ def print_unparsed(
 
 
 def extraction_line(extra: dict[str, Any]) -> str:
-    """"with --extract-with M: recovered r/k; <headline> = v" (its own metric, never the
+    """ "with --extract-with M: recovered r/k; <headline> = v" (its own metric, never the
     headline)."""
     head = extra.get("headline") or {}
     value = (head.get("metric") or {}).get("value")
