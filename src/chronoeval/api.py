@@ -29,7 +29,7 @@ from typing import Any
 from chronoeval import __version__
 from chronoeval.core import deferred_images
 from chronoeval.core import sources as import_sources
-from chronoeval.core.answers import NoAnswer
+from chronoeval.core.answers import CONTENT_FILTER, NoAnswer
 from chronoeval.core.cache import cache_root
 from chronoeval.core.dataset import Dataset, DatasetRaceError, load_dataset, write_dataset
 from chronoeval.core.errors import ChronoevalError, DataError, NotApplicable
@@ -628,7 +628,11 @@ def _record(task: Task, item: Item, resp: StoredResponse | None) -> SampleRecord
         rec.status, rec.error = "error", resp.error
         return rec
     rec.reasoning, rec.response = split_reasoning(resp.text)
-    answer = task.parse(rec.response, item)
+    answer = (
+        NoAnswer(CONTENT_FILTER)  # withheld by the provider's filter: no text to parse
+        if resp.finish_reason == "content_filter" and not rec.response.strip()
+        else task.parse(rec.response, item)
+    )
     rec.status = "no_answer" if isinstance(answer, NoAnswer) else "answered"
     rec.answer = str(answer) if isinstance(answer, NoAnswer) else task.answer_to_json(answer)
     rec.scores = task.score_reply(answer, rec.response, item)

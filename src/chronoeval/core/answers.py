@@ -24,5 +24,10 @@ class NoAnswer:
         return f"NoAnswer({self.reason})"
 
 
+CONTENT_FILTER = "content filter"
+"""The NoAnswer reason of a reply the provider's content filter withheld (``finish_reason:
+"content_filter"`` with no text): the call succeeded, the model's answer never came."""
+
+
 def is_no_answer(value: object) -> bool:
     return isinstance(value, NoAnswer)

@@ -48,7 +48,7 @@ MakeRecord = Callable[[Task, Item, "StoredResponse | None"], SampleRecord]
 
 def _source(resp: StoredResponse) -> tuple[Any, ...]:
     """What a record is made from (``api._record`` reads these fields and nothing else)."""
-    return (resp.text, resp.error, resp.latency_s, resp.usage, resp.turns)
+    return (resp.text, resp.error, resp.latency_s, resp.usage, resp.turns, resp.finish_reason)
 
 
 @dataclass

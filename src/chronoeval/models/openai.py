@@ -66,8 +66,18 @@ def reply_text(choice: Any, url: str) -> Any:
     ``content`` given as a list of parts (Mistral's Magistral models: ``{"type": "thinking",
     "thinking": [...]}`` then ``{"type": "text", "text": ...}``; some proxies wrap plain text
     so) gives its text parts, joined; a list with thinking but no text part is an unfinished
-    reply like a null content with reasoning (NoAnswer); one with neither is a protocol error."""
+    reply like a null content with reasoning (NoAnswer); one with neither is a protocol error.
+    A choice the provider's content filter withheld (``finish_reason: "content_filter"``, Azure
+    OpenAI and OpenAI; Azure sends ``content: null`` or no content at all) is a reply without an
+    answer: ``""``, scored as ``NoAnswer("content filter")`` (api._record), never retried, since
+    the same prompt is filtered again."""
+    filtered = isinstance(choice, dict) and choice.get("finish_reason") == "content_filter"
     message = choice.get("message") if isinstance(choice, dict) else None
+    if filtered and (
+        not isinstance(message, dict)
+        or (content_text(message.get("content")) is None and not message.get("refusal"))
+    ):
+        return ""
     if not isinstance(message, dict):
         raise BackendError(
             f"protocol error: response from {redact_text(url)} has a choice without message"
@@ -429,7 +439,8 @@ class OpenAIBackend(Backend):
         content = reply_text(choices[0], url)
         if not isinstance(content, str):
             raise BackendError(f"response from {redact_text(url)} has non-text content")
-        reasoning = reply_reasoning(choices[0]["message"])  # reply_text checked it is a dict
+        message = choices[0].get("message")  # a dict, or none where the filter withheld it
+        reasoning = reply_reasoning(message) if isinstance(message, dict) else None
         if reasoning:
             content = join_reasoning(reasoning, content)  # split off again when scored
         usage = data.get("usage") or {}

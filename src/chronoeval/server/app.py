@@ -7,7 +7,8 @@ works too. Bound to 127.0.0.1 unless told otherwise.
 
 For testing clients (ours and other harnesses'), the server can inject faults by request number
 (``--faults "500@2,429:1.5@3,malformed@4,empty@5,hang@6"``: the 2nd chat request gets HTTP 500,
-the 3rd a 429 with ``Retry-After: 1.5``, …), add latency, and log every request it answers.
+the 3rd a 429 with ``Retry-After: 1.5``, …; ``null``/``nomessage`` are protocol errors, ``filter``
+Azure OpenAI's filtered completion), add latency, and log every request it answers.
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from chronoeval.server.exposure import api_key_middleware, exposure_warning
 from chronoeval.server.payloads import DecodedImages
 from chronoeval.server.responses import ResponsesError, chat_body, response_body
 
-FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close", "null", "nomessage")
+FAULT_KINDS = ("500", "429", "malformed", "empty", "hang", "close", "null", "nomessage", "filter")
 
 
 @dataclass(frozen=True)
@@ -183,6 +184,17 @@ def create_app(
                 choice: dict[str, Any] = {"index": 0, "finish_reason": "stop"}
                 if fault.kind == "null":
                     choice["message"] = {"role": "assistant", "content": None}
+                return web.json_response(
+                    {"id": "x", "object": "chat.completion", "choices": [choice]}
+                )
+            if fault.kind == "filter":  # Azure OpenAI's filtered completion: a reply, no answer
+                filtered = {"filtered": True, "severity": "medium"}
+                choice = {
+                    "index": 0,
+                    "finish_reason": "content_filter",
+                    "message": {"role": "assistant", "content": None},
+                    "content_filter_results": {"violence": filtered},
+                }
                 return web.json_response(
                     {"id": "x", "object": "chat.completion", "choices": [choice]}
                 )

@@ -361,7 +361,11 @@ class ToolsTimeAgent(Backend):
                 if reasoning := reply_reasoning(msg):  # kept, split off again when scored
                     text = join_reasoning(reasoning, text)
                 return Response(
-                    text=text, latency_s=time.perf_counter() - start, usage=usage, turns=turns
+                    text=text,
+                    latency_s=time.perf_counter() - start,
+                    usage=usage,
+                    turns=turns,
+                    finish_reason=data["choices"][0].get("finish_reason"),  # content_filter
                 )
             messages.append(
                 {"role": "assistant", "content": msg.get("content"), "tool_calls": calls}
