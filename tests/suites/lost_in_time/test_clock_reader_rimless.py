@@ -1,0 +1,66 @@
+"""A dial without an outline whose hands' blob spans most of the picture (issue 19, session 15,
+s15-19v; ``clock_rimless.py``). Faces drawn here with PIL (not the project's renderer, not a
+third-party drawer).
+
+The dial has the background's own colour and no rim: only its marks (hour ticks or numerals) and
+its hands show. Where the hands (a second hand with a counterweight lying nearly opposite the
+minute hand) span most of what differs from the background, the reader took the hands' blob for
+the dial: its ellipse was too flat (no dial, no reading) or a small turned dial from which no hand
+was found. Measured on main 4dc26b0 (hour:minute right of 48 faces per variant): hour ticks 41
+(6 unread), hour ticks squeezed to 0.7 of the height 18 (29 unread), numerals squeezed to 0.7 of
+the height 40 (8 unread); now 48, 48, 48. The test asserts >= 46."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from PIL import Image, ImageFont
+
+from chronoeval.suites.lost_in_time.clock_reader import read_clock
+from helpers import bar_hand, hour_ticks, supersampled_face
+
+GROUND = (240, 232, 222)
+FONT = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+
+
+def _face(h: int, m: int, s: int, marks: str, squeeze: float, size: int = 400) -> Image.Image:
+    img, d, c, r = supersampled_face(size, GROUND, 0.46, GROUND)
+    ink, mark, red = (40, 30, 30), (50, 50, 60), (170, 20, 40)
+    if marks == "numerals":
+        font = ImageFont.truetype(FONT, round(0.17 * r))
+        for k in range(1, 13):
+            a = math.radians(30 * k)
+            d.text(
+                (c + 0.85 * r * math.sin(a), c - 0.85 * r * math.cos(a)), str(k), mark, font, "mm"
+            )
+    else:
+        hour_ticks(d, c, r, mark, (0.8, 0.88), 0.025)
+    bar_hand(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.55 * r, 0.06 * r, ink)
+    bar_hand(d, c, 6.0 * m + 0.1 * s, 0.88 * r, 0.035 * r, ink)
+    bar_hand(d, c, 6.0 * s, 0.97 * r, 0.012 * r, red)
+    bar_hand(d, c, 6.0 * s + 180.0, 0.2 * r, 0.012 * r, red)  # the counterweight
+    q = 0.04 * r
+    d.ellipse((c - q, c - q, c + q, c + q), fill=ink)
+    img = img.resize((size, size), Image.LANCZOS)
+    if squeeze == 1.0:
+        return img
+    flat = img.resize((size, round(squeeze * size)), Image.LANCZOS)
+    out = Image.new("RGB", (size, size), GROUND)
+    out.paste(flat, (0, (size - flat.height) // 2))
+    return out
+
+
+@pytest.mark.parametrize(("marks", "squeeze"), [("ticks", 1.0), ("ticks", 0.7), ("numerals", 0.7)])
+def test_the_hands_blob_of_a_dial_without_an_outline_is_no_dial(marks: str, squeeze: float) -> None:
+    """The second hand within 5 minutes of opposite the minute hand, every hour."""
+    times = [
+        (h, m, (m + 30 + d) % 60)
+        for h in range(1, 13)
+        for m, d in ((8, 3), (22, -4), (37, 5), (52, -2))
+    ]
+    right = 0
+    for h, m, s in times:
+        got = read_clock(_face(h, m, s, marks, squeeze))
+        right += got is not None and (got.hour, got.minute) == (h, m)
+    assert right >= 46, f"{right}/{len(times)} read right"
