@@ -6,8 +6,9 @@ background, ``_dial_ellipse`` took that blob for the dial: its ellipse, fitted t
 is either rejected as too flat (no dial found) or accepted as a small, turned dial, from which
 no hand is found. Either way the reader returned no reading. A dial fills the ellipse its outline
 makes (a disc, or a rim ring whose outer outline encloses it), or at least lies on it (a rim
-broken by a gap: its outline is a thin band along the ellipse); a blob that does neither is no
-dial, and the convex hull of everything that differs from the background (the marks' ring and
+broken by a gap: its outline is a thin band along the ellipse), and that ellipse is round
+enough for a dial; a blob that does neither (or lies on a flat ellipse: two hands nearly in
+line) is no dial, and the convex hull of everything that differs from the background (the marks' ring and
 the hands) stands for the dial, as it already does where the marks' ring is wider than any blob.
 
 The broken rim's guard (``OUTLINE_SHARE``) came from the study's distorted faces (a lobed rim with
@@ -22,6 +23,7 @@ import cv2
 import numpy as np
 
 ON_OUTLINE = 0.08  # an outline's points lie within this fraction of the radius of its ellipse
+FLAT = 0.4  # an ellipse flatter than this is no dial
 OUTLINE_SHARE = 0.5  # ... half of them at least (a rim broken by a gap is still an outline)
 
 
@@ -38,6 +40,8 @@ def not_a_dial(contours: list[np.ndarray], k: int) -> bool:
     (cx, cy), (a, b), angle = cv2.fitEllipse(pts.astype(np.float32))
     if _fills_ellipse(pts, a, b) or min(a, b) <= 0:
         return False
+    if min(a, b) < FLAT * max(a, b):  # too flat for a dial (``_dial_ellipse``'s own limit)
+        return True
     t = np.radians(angle)
     dx, dy = pts[:, 0] - cx, pts[:, 1] - cy
     u = (dx * np.cos(t) + dy * np.sin(t)) / (a / 2)
