@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 
 import pytest
-from PIL import Image, ImageFont
+from PIL import Image, ImageDraw, ImageFont
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
 from helpers import bar_hand, hour_ticks, supersampled_face
@@ -71,3 +71,43 @@ def test_the_hands_blob_of_a_dial_without_an_outline_is_no_dial(
         got = read_clock(_face(h, m, s, marks, squeeze))
         right += got is not None and (got.hour, got.minute) == (h, m)
     assert right >= least, f"{right}/{len(times)} read right"
+
+
+def _broken_rim_face(h: int, m: int, s: int, size: int = 420) -> Image.Image:
+    """The study's look, drawn here: a thin lobed rim with a 60-degree gap (from 200 to 260
+    degrees), minute ticks joined to it, numerals, white on white, the whole sheared by 0.35."""
+    big = 3 * size
+    c, rad = big / 2, 0.4 * big
+    img = Image.new("RGB", (big, big), (255, 255, 255))
+    d = ImageDraw.Draw(img)
+
+    def at(t: float, f: float = 1.0) -> tuple[float, float]:
+        r = f * rad * (1 + 0.12 * math.cos(math.radians(2 * (t - 20))))
+        return c + r * math.sin(math.radians(t)), c - r * math.cos(math.radians(t))
+
+    d.line([at(260 + 0.5 * k) for k in range(601)], fill=(0, 0, 0), width=3)  # 260 round to 200
+    for k in range(60):
+        inner = 0.92 if k % 5 == 0 else 0.97
+        d.line([at(6 * k, inner), at(6 * k)], fill=(0, 0, 0), width=6 if k % 5 == 0 else 3)
+    font = ImageFont.truetype(FONT.replace("-Bold", ""), round(0.09 * rad))
+    for k in range(1, 13):
+        d.text(at(30 * k, 0.8), str(k), (0, 0, 0), font, "mm")
+    bar_hand(d, c, 30.0 * (h % 12) + 0.5 * m + s / 120.0, 0.45 * rad, 0.035 * rad, (0, 0, 0))
+    bar_hand(d, c, 6.0 * m + 0.1 * s, 0.7 * rad, 0.022 * rad, (0, 0, 0))
+    bar_hand(d, c, 6.0 * s, 0.75 * rad, 0.008 * rad, (230, 0, 0))
+    shear = (1, 0.35, -0.35 * c, 0, 1, 0)
+    img = img.transform((big, big), Image.AFFINE, shear, Image.BICUBIC, fillcolor=(255, 255, 255))
+    return img.resize((size, size), Image.LANCZOS)
+
+
+def test_a_rim_broken_by_a_gap_stays_the_dial() -> None:
+    """Guard (``OUTLINE_SHARE``): the broken rim fills nothing, but its outline lies on its
+    ellipse, so it is still the dial. 48 faces: main 4dc26b0 and now 21 read right (the
+    sheared lobed outline is hard on its own), the rule without the guard (5b97a62) 4: the hull
+    of all foreground, fitted through its sparse corners, replaced the rim's outline."""
+    times = [(h, m, (7 * h + 3 * m) % 60) for h in range(1, 13) for m in (4, 19, 33, 48)]
+    right = 0
+    for h, m, s in times:
+        got = read_clock(_broken_rim_face(h, m, s))
+        right += got is not None and (got.hour, got.minute) == (h, m)
+    assert right >= 19, f"{right}/{len(times)} read right"
