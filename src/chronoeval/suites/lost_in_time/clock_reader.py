@@ -458,7 +458,10 @@ def _dial_ellipse(
     pts_all = np.concatenate([c.reshape(-1, 2) for c in contours])
     x0, y0 = pts_all.min(axis=0)
     x1, y1 = pts_all.max(axis=0)
-    if boxes[k][2] + boxes[k][3] >= 0.75 * ((x1 - x0) + (y1 - y0)):
+    from chronoeval.suites.lost_in_time.clock_rimless import not_a_dial
+
+    wide = boxes[k][2] + boxes[k][3] >= 0.75 * ((x1 - x0) + (y1 - y0))
+    if wide and (whole_only or not not_a_dial(contours, k)):  # the hands' blob: hull (s15-19v)
         pts = contours[k].reshape(-1, 2)
     elif whole_only:
         return None
