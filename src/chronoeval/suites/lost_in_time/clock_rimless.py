@@ -23,15 +23,16 @@ import cv2
 import numpy as np
 
 ON_OUTLINE = 0.08  # an outline's points lie within this fraction of the radius of its ellipse
-FLAT = 0.4  # an ellipse flatter than this is no dial
 OUTLINE_SHARE = 0.5  # ... half of them at least (a rim broken by a gap is still an outline)
+FLAT = 0.4  # an ellipse flatter than this (minor / major axis) is no dial's
 
 
 def not_a_dial(contours: list[np.ndarray], k: int) -> bool:
     """Whether the widest foreground blob, ``contours[k]`` (outer outlines, OpenCV's points), is
     no dial: other blobs show beside it, it does not fill the ellipse fitted to it and its points
-    do not lie on that ellipse, as the hands' blob (a fan of bars out of the pivot) does not.
-    A rim broken by a gap fills nothing either, but its points lie on its ellipse."""
+    do not lie on that ellipse (or it is too flat for a dial), as the hands' blob (a fan of bars
+    out of the pivot) does not. A rim broken by a gap fills nothing either, but its points lie on
+    its ellipse."""
     from chronoeval.suites.lost_in_time.clock_reader import _fills_ellipse
 
     pts = contours[k].reshape(-1, 2)
