@@ -1374,6 +1374,7 @@ def _assign_by_consistency(
     tail_of = nt.needle_tails(rays, info, needles, radius, contrast)  # counterweights (s14-19s)
     hidden = nt.hidden_hours(rays, tail_of, needles, contrast, to_dial)
     odd = odd or [False] * len(rays)
+    from chronoeval.suites.lost_in_time import clock_thin_second as ts  # s15-19u
     from chronoeval.suites.lost_in_time.clock_sweep import minute_reading
 
     # lengths closer than this are "one length" (a round cap or a wider hand's outline adds a
@@ -1413,7 +1414,8 @@ def _assign_by_consistency(
                     r_m = 0.0
                 else:
                     tip_s, a_s, w_s, o_s = info[si]
-                    if not (needles[si] or odd[si]):
+                    # the thinnest hand, as long as the longest, need not be needle-thin
+                    if not (needles[si] or odd[si] or ts.thin_second(info, si, tip_m, w_m, w_h)):
                         penalty += 2.0
                     if w_s > min(w_m, w_h) and not odd[si]:
                         penalty += 0.5
