@@ -28,6 +28,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import numpy as np
+
 from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time import clock_two_hands as th
 from chronoeval.suites.lost_in_time.answers import ClockTime
@@ -47,6 +49,9 @@ def bare_needle(t: cr._Track, ratio: float) -> bool:
 
 def hands_beside_needle(
     rays: list[cr._Track],
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
     radius: float,
     to_dial: Callable[[float], float],
     second_a: float | None,
@@ -55,8 +60,10 @@ def hands_beside_needle(
     reading: ClockTime,
 ) -> ClockTime | None:
     """Two rays, the longest a bare needle read as holding the minute hand (``minute_a`` on it):
-    the reading with the needle the second hand and the other ray's outer part the minute hand,
-    its inner part the hour hand, where that agrees clearly better; else None."""
+    one of ``read_clock``'s two-ray rules (their common arguments; ``rgb``, ``dial`` and
+    ``scene`` unused here). The reading with the needle the second hand and the other ray's
+    outer part the minute hand, its inner part the hour hand, where that agrees clearly better;
+    else None."""
     if len(rays) != 2 or isinstance(hour_a, tuple):
         return None
     first, other = rays

@@ -1145,17 +1145,15 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             rays, rgb, dial, scene, radius, to_dial, second_a, hour_a, reading
         )
     if alt is None:  # the hand under the needle: longer than the other ray, the minute hand;
-        # shorter, the hour hand (s10-19i)
+        # shorter, the hour hand (s10-19i); minute and hour hand beside a needle of one width
+        # (s15-19t)
+        from chronoeval.suites.lost_in_time import clock_bare_needle as bn
         from chronoeval.suites.lost_in_time import clock_hidden_minute as hm
 
-        for rule in (hm.minute_under_needle, hm.hour_under_needle):
+        for rule in (hm.minute_under_needle, hm.hour_under_needle, bn.hands_beside_needle):
             alt = alt or rule(
                 rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
             )
-    if alt is None:  # minute and hour hand beside a needle of one width (s15-19t)
-        from chronoeval.suites.lost_in_time.clock_bare_needle import hands_beside_needle
-
-        alt = hands_beside_needle(rays, radius, to_dial, second_a, minute_a, hour_a, reading)
     if alt is None and second_a is None and not isinstance(hour_a, tuple):
         from chronoeval.suites.lost_in_time.clock_needle_beyond import needle_beyond_minute
 
