@@ -348,3 +348,23 @@ def polar_remap(img: Any, source: Any, border: tuple[int, int, int]) -> Image.Im
     map_y = (c - src_rho * np.cos(src_a)).astype(np.float32)
     out = cv2.remap(img, map_x, map_y, cv2.INTER_LINEAR, borderValue=border)
     return Image.fromarray(out, "RGB")
+
+
+def run_clockqa_over_http(ds_root: Path, run_dir: Path, url: str, retry: Any, **kw: Any) -> Any:
+    """``api.run`` of ClockQA through the OpenAI backend against ``url`` (a real `serve`), one
+    request at a time, with the retry policy ``retry``, no progress and no plots."""
+    from chronoeval import api
+    from chronoeval.models.registry import BackendOptions
+
+    return api.run(
+        ["clockqa"],
+        "openai:constant:10:10:00",
+        data=ds_root,
+        run_dir=run_dir,
+        backend_options=BackendOptions(base_url=url, timeout_s=30),
+        concurrency=1,
+        retry=retry,
+        progress=False,
+        plots=False,
+        **kw,
+    )

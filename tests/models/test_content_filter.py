@@ -14,7 +14,7 @@ from chronoeval import api
 from chronoeval.engine.runner import RetryPolicy
 from chronoeval.models.base import BackendError
 from chronoeval.models.openai import reply_text
-from chronoeval.models.registry import BackendOptions
+from helpers import run_clockqa_over_http
 
 FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05)
 URL = "http://127.0.0.1:1/v1/chat/completions"
@@ -44,17 +44,7 @@ def test_a_filtered_choice_is_a_reply_without_text() -> None:
 
 
 def _run(ds_root: Path, run_dir: Path, url: str) -> api.RunResult:
-    return api.run(
-        ["clockqa"],
-        "openai:constant:10:10:00",
-        data=ds_root,
-        run_dir=run_dir,
-        backend_options=BackendOptions(base_url=url, timeout_s=30),
-        concurrency=1,
-        retry=FAST,
-        progress=False,
-        plots=False,
-    )
+    return run_clockqa_over_http(ds_root, run_dir, url, FAST)
 
 
 def test_a_filtered_reply_is_no_answer_counted_and_not_asked_again(

@@ -16,25 +16,14 @@ from chronoeval.core.redact import redact, redact_text
 from chronoeval.engine.runner import RetryPolicy
 from chronoeval.models.base import BackendError
 from chronoeval.models.openai import reply_text
-from chronoeval.models.registry import BackendOptions
 from chronoeval.server.exposure import exposure_warning
+from helpers import run_clockqa_over_http
 
 FAST = RetryPolicy(max_retries=3, base_delay_s=0.01, max_delay_s=0.05)
 
 
 def run(ds_root: Path, run_dir: Path, url: str, retry: RetryPolicy = FAST, **kw):
-    return api.run(
-        ["clockqa"],
-        "openai:constant:10:10:00",
-        data=ds_root,
-        run_dir=run_dir,
-        backend_options=BackendOptions(base_url=url, timeout_s=30),
-        concurrency=1,
-        retry=retry,
-        progress=False,
-        plots=False,
-        **kw,
-    )
+    return run_clockqa_over_http(ds_root, run_dir, url, retry, **kw)
 
 
 def test_null_content_and_missing_message_are_retried(serve, clock_dataset, tmp_path) -> None:
