@@ -1088,6 +1088,11 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         if striped is not None:
             return striped
     second_a, minute_a, hour_a = _identify(rays, radius, coloured)
+    from chronoeval.suites.lost_in_time.clock_own_point import point_not_needle
+
+    if point_not_needle(rays, rgb, dial, scene, radius, second_a, hour_a):  # s16-19w: the
+        # minute hand's own point, not a needle over it
+        second_a, minute_a, hour_a = None, _pivot_angle(rays[0]), _pivot_angle(rays[1])
     if second_a is None and len(rays) == 2:
         striped = None
         if not stripe_first:
