@@ -8,17 +8,21 @@ thin outer part, the minute from its wider inner part, split where the width ste
 (``_step``). On a clock without a second hand whose minute hand narrows to a point (leaf, sword,
 tapered), or whose point runs into a tick or a numeral's stroke, that thin end is the hand's own
 point, and the second hand is put on the minute hand: past the half hour the minute is then read
-one short (11:58:59 for 11:59:00). On dev seeds 7-20 of the generator this was 21 of main
-af3b308's 247 misses (the largest part of the 39 misses "a second hand along the minute hand on
-a face without one").
+one short (11:58:59 for 11:59:00). On dev seeds 7-20 of the generator (50,400 faces) 39 of main
+af3b308's 247 misses read a second hand along the minute hand on a face without one; 21 of them
+came from this reading, 13 of those with a width step on the ray (the rest: no step, 8, left to
+``clock_one_width``; other paths, 18).
 
 Rule (for any clock): a second hand is a needle, parallel-sided, drawn over the minute hand and
 running on past its point. Where it lies over the minute hand, the part of the ray beyond the
 width step is the needle's free end, and it keeps one width over a stretch of ``FLAT_SPAN`` of
 the ray's length (the flattest such stretch varies by ``FLAT_VARIATION`` of its width or less:
-0.01-0.26 on the needles over a minute hand of dev seeds 7-13 with the minute past the half
-hour). A hand's point widens all along it, and a point run into a mark changes width where the
-mark begins (0.34-1.6 on the misses). Where the thin end shows no such stretch, and it is not in
+0.01-0.26 on 67 of the 69 needles over a minute hand, with a width step, of dev seeds 7-13 with
+the minute past the half hour; 0.35 on one drawn black over a black arrow hand and crossing a
+numeral, and 0.42 on one in a colour of its own). A hand's point widens all along it, and a
+point run into a mark changes width where the mark begins (0.36-1.6 on 6 of the 7 such misses of
+seeds 7-13; the seventh, and one of seed 20, tapered points run into a numeral, measure 0.26
+and 0.23 and stay misread). Where the thin end shows no such stretch, and it is not in
 a colour of its own (a second hand drawn in another colour than the other ray's is kept whatever
 its width profile), the ray holds one hand, the minute hand, and there is no second hand: minute
 and hour are read on the two rays' whole lengths, as ``_identify`` does without a needle
