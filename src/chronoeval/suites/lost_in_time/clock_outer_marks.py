@@ -10,14 +10,16 @@ there is nothing but the hands, the mapper only subtracts a turn, and under a wa
 by up to 7 degrees, more than a minute) the minute is read one off on most faces.
 
 Here, only where the reader found no marks inside, the normalised image is made again with room
-around the outline (``ROOM`` of the radius), and the ink of a ring just outside the outline
+around the outline (``ROOM`` of the radius, at ``SCALE`` of the size), and the ink of a ring just outside the outline
 (``RING``: from ``RING[0]`` to ``RING[1]`` of the radius, measured from the outline's centre)
 against that ring's own colour is taken as the marks, without long blobs (the outline, a frame)
 and without blobs that reach the ring's edges (a background's pattern, the image's border). The
 twelve hours' marks are placed by windows as the reader's are (:func:`_hour_points`), seen from
 the pivot; they are used only where at least ``MIN_HOURS`` hours show one, all at one distance
-from the outline's centre (a ring of labels: spread under ``SPREAD`` of the radius), each within
-``NEAR_DEG`` of its hour once the common turn is taken out. Pixels only.
+from the outline's centre (a ring of labels: within a range of twice ``SPREAD`` of the radius), each within
+``NEAR_DEG`` of its hour once the common turn is taken out, and only where the angle mapper
+they give moves some angle by ``MIN_MOVE`` (1 degree) or more (a warp, a turned dial): on a
+plain, unturned dial nothing changes. Pixels only.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ RING = (1.03, 1.45)  # the labels' ring, in radii from the outline's centre
 MIN_HOURS = 10  # hours that must show a label
 SPREAD = 0.08  # the labels' distances from the centre agree within this fraction of the radius
 NEAR_DEG = 12.0  # each label within this many degrees of its hour (after the common turn)
+MIN_MOVE = 1.0  # the labels are used only where they move some hand angle this much (deg)
 
 
 def _outer_image(
@@ -146,5 +149,10 @@ def outer_dial_marks(
     dev = (angles[seen] - 30.0 * np.nonzero(seen)[0] + 180.0) % 360.0 - 180.0
     turn = math.degrees(math.atan2(np.sin(np.radians(dev)).mean(), np.cos(np.radians(dev)).mean()))
     if np.abs((dev - turn + 180.0) % 360.0 - 180.0).max() > NEAR_DEG:
+        return None
+    # labels that move no angle by MIN_MOVE leave the reading as it was (a text's centroid
+    # stands a few tenths of a degree off its hour)
+    to_dial = cr._angle_mapper(angles, 0.0)
+    if max(abs((to_dial(a) - a + 180.0) % 360.0 - 180.0) for a in range(0, 360, 5)) < MIN_MOVE:
         return None
     return angles
