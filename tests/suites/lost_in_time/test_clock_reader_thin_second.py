@@ -8,7 +8,10 @@ needle, chose "no second hand, one ray left over", and read the minute by roundi
 up (4:21:47 read 4:22:00). Measured on 121 such faces (minutes 8, 21, 39, 52): main 0 of 121
 hour:minute right (also with the second hand 0.016 or 0.025 wide, tilted, on a 250 px face, with
 a disc); this rule 121 of 121 in each. The test reads the minutes 21 and 52 (61 faces) and asks
-90%.
+90%. Session 16 (s16-19x): ``THINNER`` 0.7 -> 0.8; a second hand 0.03 of the radius wide (0.75 of
+the minute hand), and 0.028 on a 250 px face, read 0 of 61 with 0.7 (af3b308) and 61 of 61 now
+(the 1 pt second hand of the warped matplotlib polar clock measures 0.70-0.74 of its minute
+hand).
 
 The second test keeps what must not change: a clock without a second hand whose minute hand is
 thin and long, the hour hand wide with a counterweight tail (the third ray). The thin minute hand
@@ -75,8 +78,15 @@ def _times() -> list[tuple[int, int, int]]:
 
 @pytest.mark.parametrize(
     "variant",
-    [{}, {"second_width": 0.016}, {"tilt": (0.1, -0.12)}, {"size": 250}],
-    ids=["plain", "narrower", "tilted", "small"],
+    [
+        {},
+        {"second_width": 0.016},
+        {"tilt": (0.1, -0.12)},
+        {"size": 250},
+        {"second_width": 0.03},
+        {"second_width": 0.028, "size": 250},
+    ],
+    ids=["plain", "narrower", "tilted", "small", "wider", "wider-small"],
 )
 def test_a_second_hand_wider_than_a_needle_is_read(variant: dict) -> None:
     times = _times()

@@ -953,6 +953,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
             (ea * math.sqrt(fx * fy), eb * math.sqrt(fx * fy)),
             e_angle,
         )
+    pre = (rgb, ellipse)  # for labels outside the outline (clock_outer_marks, s16-19x)
     rgb = _normalise(rgb, ellipse)
     centre = (rgb.shape[0] - 1) / 2.0
     radius = NORM_RADIUS
@@ -1058,6 +1059,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         # where the marks do not lie on one curve, ticks joined to the rim kept (s12-19n)
         dial_marks = _dial_marks(marks, scene, radius)
         dial_marks = rim_tick_marks(dial_marks, full_ink, scene, radius, centre)
+    if dial_marks is None:  # no marks inside: labels outside the outline (s16-19x)
+        from chronoeval.suites.lost_in_time.clock_outer_marks import outer_dial_marks
+
+        dial_marks = outer_dial_marks(pre, scene, radius, centre)
     to_dial = _angle_mapper(dial_marks, rotation)
     from chronoeval.suites.lost_in_time.clock_loose_angles import note_marks_fit
 

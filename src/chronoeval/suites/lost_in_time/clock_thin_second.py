@@ -22,13 +22,17 @@ rather a thin minute hand with the hour hand taken for the minute (a clock witho
 the hour hand's tail the third ray). The other conventions (the second hand the longest, the
 thinnest, the consistency of the readings) still decide. Pixels only: the rays' widths and
 lengths.
+
+Session 16 (s16-19x): ``THINNER`` 0.7 -> 0.8. On a small face upsampled to the normalised dial
+the anti-aliased fringe widens every hand by about the same pixels, so a 1 pt second hand beside
+a 2 pt minute hand (the warped matplotlib polar clock) measures 0.70-0.74 of it and was left over.
 """
 
 from __future__ import annotations
 
 from chronoeval.suites.lost_in_time import clock_reader as cr
 
-THINNER = 0.7  # the second hand's middle is under this fraction of the minute and hour hands'
+THINNER = 0.8  # the second hand's middle under this fraction of the other hands' (s16-19x: was 0.7)
 AS_LONG = 0.95  # ... and it reaches this fraction of the longest ray's length
 
 
