@@ -17,7 +17,8 @@ the minute far off) of the ``easy`` style.
 
 Rule (for any clock: the hour hand is at least as wide as the minute hand). With two rays and a
 reading that puts the second hand and the hour hand on one ray and the minute hand on the other,
-shorter one: where the other ray's body is at least ``WIDER`` (1.0) times as wide as the needle
+shorter one (by more than ``SAME_LENGTH`` of the radius: a hand as long as the needle's ray is
+no hour hand beside a minute hand under the needle): where the other ray's body is at least ``WIDER`` (1.0) times as wide as the needle
 ray's body (from ``BODY_FROM`` to ``BODY_TO`` of each ray's length: the hidden hand's body under
 the needle, the other hand's own), measured both by the median run width and by the widest
 tenth's median (a counterweight's disc on the other ray widens one tenth of it; a short hidden
@@ -113,8 +114,8 @@ def _swapped(
     if _off(a_h, dial[k_n]) >= _off(a_h, dial[k_m]):
         return None  # the hour read on the minute hand's ray
     needle, other = rays[k_n], rays[k_m]
-    if other.tip >= needle.tip:
-        return None
+    if other.tip >= needle.tip - cr.SAME_LENGTH * cr.NORM_RADIUS:
+        return None  # the other ray as long as the needle's: not an hour hand beside a minute hand
     alt, r_m = th._reading(a_s, dial[k_n], dial[k_m])
     if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > MINUTE_FIT:
         return None
