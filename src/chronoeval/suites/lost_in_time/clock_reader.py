@@ -1099,7 +1099,7 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         if striped is not None:
             from chronoeval.suites.lost_in_time import clock_wider_hour as wh
 
-            return wh.hour_on_wider_ray(rays, to_dial, striped)  # s16-19y
+            return wh.hour_on_wider_ray(rays, to_dial, striped, rgb, dial, scene, radius)
     if (
         second_a is None
         and len(rays) == 2
@@ -1163,7 +1163,8 @@ def read_clock(image: Image.Image) -> ClockTime | None:
         alt = needle_beyond_minute(rays, radius, to_dial, hour_a, reading)
     from chronoeval.suites.lost_in_time import clock_wider_hour as wh
 
-    return wh.hour_on_wider_ray(rays, to_dial, alt or reading)  # the hour hand is the wider
+    # the hour hand is no narrower than the minute hand (s16-19y)
+    return wh.hour_on_wider_ray(rays, to_dial, alt or reading, rgb, dial, scene, radius)
 
 
 def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
