@@ -1107,7 +1107,9 @@ def read_clock(image: Image.Image) -> ClockTime | None:
 
             striped = second_beside_axis(rays, rgb, dial, scene, radius, to_dial)
         if striped is not None:
-            return striped
+            from chronoeval.suites.lost_in_time import clock_wider_hour as wh
+
+            return wh.hour_on_wider_ray(rays, to_dial, striped, rgb, dial, scene, radius)
     if (
         second_a is None
         and len(rays) == 2
@@ -1169,7 +1171,10 @@ def read_clock(image: Image.Image) -> ClockTime | None:
 
         # a needle over the minute hand, seen only past its point (s13-19p)
         alt = needle_beyond_minute(rays, radius, to_dial, hour_a, reading)
-    return alt or reading
+    from chronoeval.suites.lost_in_time import clock_wider_hour as wh
+
+    # the hour hand is no narrower than the minute hand (s16-19y)
+    return wh.hour_on_wider_ray(rays, to_dial, alt or reading, rgb, dial, scene, radius)
 
 
 def _axis_angle(t: _Track, r_min: float, r_max: float) -> float | None:
