@@ -85,17 +85,19 @@ def bar_hand(
     width: float,
     fill: tuple[int, int, int],
     beside: float = 0.0,
+    tail: float = 0.06,
 ) -> None:
     """A clock hand drawn with PIL (``d`` an ``ImageDraw``): a bar from a short tail behind the
-    pivot ``(c, c)`` to ``length``, ``angle`` degrees clockwise from 12, its axis ``beside`` pixels
-    to the side of the pivot (0: through it). For clock faces the project's renderer did not draw."""
+    pivot ``(c, c)`` (``tail`` of ``length``) to ``length``, ``angle`` degrees clockwise from 12,
+    its axis ``beside`` pixels to the side of the pivot (0: through it). For clock faces the
+    project's renderer did not draw."""
     a = math.radians(angle)
     ux, uy = math.sin(a), -math.cos(a)  # along the hand
     px, py = -uy, ux  # across
     ox, oy = c + beside * px, c + beside * py
-    tail = 0.06 * length
+    back = tail * length
     pts = [
-        (ox - tail * ux + s * width / 2 * px, oy - tail * uy + s * width / 2 * py) for s in (-1, 1)
+        (ox - back * ux + s * width / 2 * px, oy - back * uy + s * width / 2 * py) for s in (-1, 1)
     ]
     pts += [
         (ox + length * ux + s * width / 2 * px, oy + length * uy + s * width / 2 * py)

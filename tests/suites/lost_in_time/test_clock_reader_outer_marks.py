@@ -19,6 +19,7 @@ import pytest
 from PIL import Image, ImageDraw, ImageFont
 
 from chronoeval.suites.lost_in_time.clock_reader import read_clock
+from helpers import bar_hand
 
 TIMES = [
     (h, m, s, p)
@@ -31,21 +32,6 @@ TIMES = [
         strict=True,
     )
 ]
-
-
-def _hand(d: ImageDraw.ImageDraw, c: float, angle: float, length: float, width: float, fill):
-    a = math.radians(angle)
-    ux, uy = math.sin(a), -math.cos(a)
-    px, py = -uy, ux
-    tail = 0.1 * length
-    pts = [
-        (c - tail * ux + k * width / 2 * px, c - tail * uy + k * width / 2 * py) for k in (-1, 1)
-    ]
-    pts += [
-        (c + length * ux + k * width / 2 * px, c + length * uy + k * width / 2 * py)
-        for k in (1, -1)
-    ]
-    d.polygon(pts, fill=fill)
 
 
 def _face(
@@ -73,9 +59,9 @@ def _face(
             d.ellipse((x - q, y - q, x + q, y + q), fill=ink)
         else:
             d.text((x, y), str(k), fill=ink, font=font, anchor="mm")
-    _hand(d, c, 30 * (h % 12) + 0.5 * m + s / 120, 0.45 * r, 0.07 * r, ink)
-    _hand(d, c, 6 * m + 0.1 * s, 0.75 * r, 0.035 * r, ink)
-    _hand(d, c, 6 * s, 0.92 * r, 0.012 * r, ink)
+    bar_hand(d, c, 30 * (h % 12) + 0.5 * m + s / 120, 0.45 * r, 0.07 * r, ink, tail=0.1)
+    bar_hand(d, c, 6 * m + 0.1 * s, 0.75 * r, 0.035 * r, ink, tail=0.1)
+    bar_hand(d, c, 6 * s, 0.92 * r, 0.012 * r, ink, tail=0.1)
     img = img.resize((size, size), Image.LANCZOS)
     if not warp:
         return img
