@@ -26,10 +26,6 @@ drawer's lengths or widths.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import numpy as np
-
 from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time import clock_two_hands as th
 from chronoeval.suites.lost_in_time.answers import ClockTime
@@ -47,23 +43,14 @@ def bare_needle(t: cr._Track, ratio: float) -> bool:
     return ratio <= ONE_WIDTH and bool(t.radii) and min(t.radii) <= SEEN_FROM * t.tip
 
 
-def hands_beside_needle(
-    rays: list[cr._Track],
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial: Callable[[float], float],
-    second_a: float | None,
-    minute_a: float,
-    hour_a: float | tuple[float, float],
-    reading: ClockTime,
-) -> ClockTime | None:
+def hands_beside_needle(case: th.TwoRays) -> ClockTime | None:
     """Two rays, the longest a bare needle read as holding the minute hand (``minute_a`` on it):
-    one of ``read_clock``'s two-ray rules (their common arguments; ``rgb``, ``dial`` and
-    ``scene`` unused here). The reading with the needle the second hand and the other ray's
+    one of ``read_clock``'s two-ray rules (``case``'s ``rgb``, ``dial`` and ``scene`` unused
+    here). The reading with the needle the second hand and the other ray's
     outer part the minute hand, its inner part the hour hand, where that agrees clearly better;
     else None."""
+    rays, radius, to_dial, reading = case.rays, case.radius, case.to_dial, case.reading
+    second_a, minute_a, hour_a = case.second_a, case.minute_a, case.hour_a
     if len(rays) != 2 or isinstance(hour_a, tuple):
         return None
     first, other = rays

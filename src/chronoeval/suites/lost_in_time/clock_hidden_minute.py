@@ -30,10 +30,6 @@ ray (3:57:20 read 11:20:00). That reading is taken on the same conditions. Pixel
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import numpy as np
-
 from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time import clock_two_hands as th
 from chronoeval.suites.lost_in_time.answers import ClockTime
@@ -45,24 +41,14 @@ def _off(a: float, b: float) -> float:
     return abs((a - b + 180.0) % 360.0 - 180.0)
 
 
-def minute_under_needle(
-    rays: list[cr._Track],
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial: Callable[[float], float],
-    second_a: float | None,
-    minute_a: float,
-    hour_a: float | tuple[float, float],
-    reading: ClockTime,
-) -> ClockTime | None:
+def minute_under_needle(case: th.TwoRays) -> ClockTime | None:
     """Two rays read as ``reading`` with the second hand the longest ray's thin end and the
     minute hand on the other ray: the hand hidden under the needle read as the minute hand where
     it reaches past the other ray and that reading agrees better; else None."""
+    second_a, minute_a, radius = case.second_a, case.minute_a, case.radius
     if second_a is None:
         return None
-    step = _needle_step(rays, radius)
+    step = th.needle_step(case.rays, radius)
     if step is None:
         return None
     first, other, rho, outer = step
@@ -70,32 +56,22 @@ def minute_under_needle(
         return None
     if _off(minute_a, cr._pivot_angle(other)) >= _off(minute_a, cr._pivot_angle(first)):
         return None  # the looks read the minute hand on the needle's ray already
-    inner = _wider_axis(first, rho, rgb, dial, scene, radius)
+    inner = th.wider_axis(first, rho, case.rgb, case.dial, case.scene, case.radius)
     if inner is None:
         return None
-    alt = (to_dial(outer), to_dial(inner), to_dial(cr._pivot_angle(other)))
-    return _better(alt, to_dial, second_a, minute_a, hour_a, reading)
+    to_dial = case.to_dial
+    return _better((to_dial(outer), to_dial(inner), to_dial(cr._pivot_angle(other))), case)
 
 
-def hour_under_needle(
-    rays: list[cr._Track],
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial: Callable[[float], float],
-    second_a: float | None,
-    minute_a: float,
-    hour_a: float | tuple[float, float],
-    reading: ClockTime,
-) -> ClockTime | None:
+def hour_under_needle(case: th.TwoRays) -> ClockTime | None:
     """The mirror of :func:`minute_under_needle`: where the hand hidden under the longest ray's
     thin end ends short of the other ray's tip by ``LONGER`` of the radius, it is the shorter
     hand, the hour hand, and the other ray the minute hand. Taken where the looks read it
     otherwise (a wide hour hand under the needle makes the ray fail the needle test: no second
     hand, the minute read on the needle's ray, 3:57:20 read 11:20:00) and that reading agrees
     better; else None."""
-    step = _needle_step(rays, radius)
+    second_a, minute_a, radius = case.second_a, case.minute_a, case.radius
+    step = th.needle_step(case.rays, radius)
     if step is None:
         return None
     first, other, rho, outer = step
@@ -104,40 +80,19 @@ def hour_under_needle(
     a_first, a_other = cr._pivot_angle(first), cr._pivot_angle(other)
     if second_a == outer and _off(minute_a, a_other) < _off(minute_a, a_first):
         return None  # the looks read it so already
-    inner = _wider_axis(first, rho, rgb, dial, scene, radius)
+    inner = th.wider_axis(first, rho, case.rgb, case.dial, case.scene, case.radius)
     if inner is None:
         return None
-    alt = (to_dial(outer), to_dial(a_other), to_dial(inner))
-    return _better(alt, to_dial, second_a, minute_a, hour_a, reading)
+    to_dial = case.to_dial
+    return _better((to_dial(outer), to_dial(a_other), to_dial(inner)), case)
 
 
-def _needle_step(
-    rays: list[cr._Track], radius: float
-) -> tuple[cr._Track, cr._Track, float, float] | None:
-    """What both rules start from: two rays, the first stepping up in width at ``rho`` (a wider
-    hand under a needle's thin end), the other no needle; the first ray, the other,
-    ``rho`` and the thin end's angle beyond the step. None otherwise."""
-    if len(rays) != 2:
-        return None
-    first, other = rays
-    ratio, rho = cr._step(first)
-    if ratio <= cr.STEP_RATIO or cr._needle(other, max(t.contrast for t in rays), radius):
-        return None
-    outer = cr._angle(first, rho + 2, first.tip - 2)
-    return None if outer is None else (first, other, rho, outer)
-
-
-def _better(
-    alt_angles: tuple[float, float, float],
-    to_dial: Callable[[float], float],
-    second_a: float | None,
-    minute_a: float,
-    hour_a: float | tuple[float, float],
-    reading: ClockTime,
-) -> ClockTime | None:
+def _better(alt_angles: tuple[float, float, float], case: th.TwoRays) -> ClockTime | None:
     """The reading of ``alt_angles`` (second, minute, hour on the dial) where it differs from
-    ``reading`` in hours or minutes, its minute hand fits its minute, and its hands agree
-    within ``AGREE`` and better than ``reading``'s; else None."""
+    the looks' reading in hours or minutes, its minute hand fits its minute, and its hands agree
+    within ``AGREE`` and better than the looks' reading's; else None."""
+    to_dial, reading = case.to_dial, case.reading
+    second_a, minute_a, hour_a = case.second_a, case.minute_a, case.hour_a
     a_s, a_m, a_h = alt_angles
     alt, r_m = th._reading(a_s, a_m, a_h)
     if (alt.hour, alt.minute) == (reading.hour, reading.minute) or r_m > th.MINUTE_FIT:
@@ -147,21 +102,3 @@ def _better(
     current = min(th._fit(s_cur, to_dial(minute_a), to_dial(h), reading) for h in hours)
     fit = th._fit(a_s, a_m, a_h, alt)
     return alt if fit <= th.AGREE and fit < current else None
-
-
-def _wider_axis(
-    first: cr._Track,
-    rho: float,
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-) -> float | None:
-    """The axis of the wider hand inside ``first``'s width step at ``rho``, measured across the
-    ray (``clock_two_hands.minute_axis``)."""
-    px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
-    reach = first.tip + 0.25 * radius + 2.0
-    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
-    x1, y1 = int(px + reach) + 2, int(py + reach) + 2
-    diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
-    return th.minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)

@@ -26,10 +26,6 @@ is a needle. Pixels only.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-import numpy as np
-
 from chronoeval.suites.lost_in_time import clock_reader as cr
 from chronoeval.suites.lost_in_time import clock_two_hands as th
 from chronoeval.suites.lost_in_time.answers import ClockTime
@@ -37,37 +33,16 @@ from chronoeval.suites.lost_in_time.answers import ClockTime
 MAX_OFF_DEG = 4.0  # a thin end further off the axis than this is no hand lying along it
 
 
-def second_off_the_line(
-    rays: list[cr._Track],
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial: Callable[[float], float],
-    second_a: float | None,
-    hour_a: float | tuple[float, float],
-    reading: ClockTime,
-) -> ClockTime | None:
+def second_off_the_line(case: th.TwoRays) -> ClockTime | None:
     """Two rays read as ``reading`` with no second hand (``second_a`` None): the longest ray's
     thin end read as the second hand over the minute hand, where it leaves the wider part's axis
     and that reading agrees better; else None."""
-    if len(rays) != 2 or second_a is not None:
+    to_dial, second_a, hour_a, reading = case.to_dial, case.second_a, case.hour_a, case.reading
+    step = None if second_a is not None else th.needle_step(case.rays, case.radius)
+    if step is None:
         return None
-    first, other = rays
-    ratio, rho = cr._step(first)
-    if ratio <= cr.STEP_RATIO:
-        return None
-    if cr._needle(other, max(t.contrast for t in rays), radius):
-        return None
-    outer = cr._angle(first, rho + 2, first.tip - 2)
-    if outer is None:
-        return None
-    px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
-    reach = first.tip + 0.25 * radius + 2.0
-    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
-    x1, y1 = int(px + reach) + 2, int(py + reach) + 2
-    diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
-    inner = th.minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)
+    first, other, rho, outer = step
+    inner = th.wider_axis(first, rho, case.rgb, case.dial, case.scene, case.radius)
     if inner is None:
         return None
     a_m, a_s = to_dial(inner), to_dial(outer)

@@ -1144,28 +1144,26 @@ def read_clock(image: Image.Image) -> ClockTime | None:
     else:
         hour = _hour_residual(to_dial(hour_a), minute, second)[0]
     reading = ClockTime(hour or 12, minute, second)
-    from chronoeval.suites.lost_in_time.clock_two_hands import two_rays_by_consistency
+    from chronoeval.suites.lost_in_time import clock_bare_needle as bn
+    from chronoeval.suites.lost_in_time import clock_hidden_minute as hm
+    from chronoeval.suites.lost_in_time import clock_off_line as ol
+    from chronoeval.suites.lost_in_time import clock_two_hands as th
 
-    # which hands the two rays hold, again by the consistency of the readings (s8-19f)
-    alt = two_rays_by_consistency(
-        rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
-    )
-    if alt is None:  # a thin end off the hand's axis is no point of that hand (s9-19h)
-        from chronoeval.suites.lost_in_time.clock_off_line import second_off_the_line
-
-        alt = second_off_the_line(
-            rays, rgb, dial, scene, radius, to_dial, second_a, hour_a, reading
-        )
-    if alt is None:  # the hand under the needle: longer than the other ray, the minute hand;
-        # shorter, the hour hand (s10-19i); minute and hour hand beside a needle of one width
-        # (s15-19t)
-        from chronoeval.suites.lost_in_time import clock_bare_needle as bn
-        from chronoeval.suites.lost_in_time import clock_hidden_minute as hm
-
-        for rule in (hm.minute_under_needle, hm.hour_under_needle, bn.hands_beside_needle):
-            alt = alt or rule(
-                rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading
-            )
+    # The two-ray rules, in order; the first that finds a better reading wins: which hands the
+    # two rays hold, again by the consistency of the readings (s8-19f); a thin end off the hand's
+    # axis is no point of that hand (s9-19h); the hand under the needle, longer than the other
+    # ray the minute hand, shorter the hour hand (s10-19i); minute and hour hand beside a needle
+    # of one width (s15-19t)
+    case = th.TwoRays(rays, rgb, dial, scene, radius, to_dial, second_a, minute_a, hour_a, reading)
+    alt = None
+    for rule in (
+        th.two_rays_by_consistency,
+        ol.second_off_the_line,
+        hm.minute_under_needle,
+        hm.hour_under_needle,
+        bn.hands_beside_needle,
+    ):
+        alt = alt or rule(case)
     if alt is None and second_a is None and not isinstance(hour_a, tuple):
         from chronoeval.suites.lost_in_time.clock_needle_beyond import needle_beyond_minute
 

@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -55,6 +56,59 @@ MIN_CUTS = 8
 AXIS_FROM, AXIS_TO = 0.3, 0.75  # cuts between these fractions of the wider part's length (the
 # numerals and ticks a hand's point runs into lie further out)
 IN_LINE_DEG = 0.5  # a thin end this close to the wider part's axis may be its own point
+
+
+class TwoRays(NamedTuple):
+    """What ``read_clock``'s two-ray rules see (each takes one of these and returns a better
+    reading or None): the two rays, the face (``rgb``, its ``dial`` colour, the ``scene``), the
+    normalised ``radius``, the image-to-dial angle map, and the looks' reading ``reading`` with
+    its image angles (``second_a`` None: no second hand; the hour may be two candidates)."""
+
+    rays: list[cr._Track]
+    rgb: np.ndarray
+    dial: np.ndarray
+    scene: cr._Scene
+    radius: float
+    to_dial: Callable[[float], float]
+    second_a: float | None
+    minute_a: float
+    hour_a: float | tuple[float, float]
+    reading: ClockTime
+
+
+def needle_step(
+    rays: list[cr._Track], radius: float
+) -> tuple[cr._Track, cr._Track, float, float] | None:
+    """What the two-ray rules start from: two rays, the first stepping up in width at ``rho`` (a
+    wider hand under a needle's thin end), the other no needle; the first ray, the other,
+    ``rho`` and the thin end's angle beyond the step. None otherwise."""
+    if len(rays) != 2:
+        return None
+    first, other = rays
+    ratio, rho = cr._step(first)
+    if ratio <= cr.STEP_RATIO or cr._needle(other, max(t.contrast for t in rays), radius):
+        return None
+    outer = cr._angle(first, rho + 2, first.tip - 2)
+    return None if outer is None else (first, other, rho, outer)
+
+
+def wider_axis(
+    first: cr._Track,
+    rho: float,
+    rgb: np.ndarray,
+    dial: np.ndarray,
+    scene: cr._Scene,
+    radius: float,
+) -> float | None:
+    """The axis of the wider hand inside ``first``'s width step at ``rho``, measured across the
+    ray (:func:`minute_axis`) on the ink's difference from the dial, only around the ray (the
+    cuts reach 0.25 radius aside)."""
+    px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
+    reach = first.tip + 0.25 * radius + 2.0
+    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
+    x1, y1 = int(px + reach) + 2, int(py + reach) + 2
+    diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
+    return minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)
 
 
 def _fit(a_s: float | None, a_m: float, a_h: float, reading: ClockTime) -> float:
@@ -110,32 +164,19 @@ def _reading(a_s: float | None, a_m: float, a_h: float) -> tuple[ClockTime, floa
     return ClockTime(hour or 12, minute, second), abs(x - round(x))
 
 
-def two_rays_by_consistency(
-    rays: list[cr._Track],
-    rgb: np.ndarray,
-    dial: np.ndarray,
-    scene: cr._Scene,
-    radius: float,
-    to_dial: Callable[[float], float],
-    second_a: float | None,
-    minute_a: float,
-    hour_a: float | tuple[float, float],
-    reading: ClockTime,
-) -> ClockTime | None:
+def two_rays_by_consistency(case: TwoRays) -> ClockTime | None:
     """Two rays read as ``reading`` from the angles ``second_a`` (None: no second hand),
     ``minute_a`` and ``hour_a`` (image angles; the hour may be two candidates): the longest ray
     read as the minute hand alone, or as the second hand's thin end over the minute hand, with the
     other ray the hour hand, when one of these readings agrees clearly better; else None."""
-    if len(rays) != 2:
-        return None
-    first, other = rays
-    ratio, rho = cr._step(first)
-    if ratio <= cr.STEP_RATIO:
-        return None  # one width out to the tip: one hand, as the looks said
-    if cr._needle(other, max(t.contrast for t in rays), radius):
-        return None  # a needle is no hour hand
-    outer = cr._angle(first, rho + 2, first.tip - 2)
-    if outer is None or (second_a is not None and second_a != outer):
+    to_dial, reading = case.to_dial, case.reading
+    second_a, minute_a, hour_a = case.second_a, case.minute_a, case.hour_a
+    step = needle_step(case.rays, case.radius)
+    if step is None:
+        return None  # one width out to the tip (one hand, as the looks said), or the other
+        # ray a needle (no hour hand)
+    first, other, rho, outer = step
+    if second_a is not None and second_a != outer:
         # the looks read the second hand elsewhere (e.g. the other ray, a thinner hand in a
         # colour of its own): not the layout this rule reads again (a thin end on the longest ray)
         return None
@@ -145,13 +186,7 @@ def two_rays_by_consistency(
         s_cur, m_cur = to_dial(second_a), to_dial(minute_a)
         if min(_fit(s_cur, m_cur, to_dial(h), reading) for h in hours) <= MARGIN:
             return None
-    # the ink's difference from the dial, only around the ray (the cuts reach 0.25 radius aside)
-    px, py = scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1]
-    reach = first.tip + 0.25 * radius + 2.0
-    x0, y0 = max(0, int(px - reach)), max(0, int(py - reach))
-    x1, y1 = int(px + reach) + 2, int(py + reach) + 2
-    diff = cr._max_channel_diff(np.ascontiguousarray(rgb[y0:y1, x0:x1]), dial)
-    inner = minute_axis(first, rho, diff.astype(np.float32), (px - x0, py - y0), radius)
+    inner = wider_axis(first, rho, case.rgb, case.dial, case.scene, case.radius)
     if inner is None:
         return None
     a_m, a_h, a_s = to_dial(inner), to_dial(cr._pivot_angle(other)), to_dial(outer)

@@ -125,12 +125,11 @@ def _hidden_hand_fits(
     axis (measured across the ray between its ink's edges, inside ``BODY_TO`` of the ray) minus
     the needle ray's angle, against each reading's minute or hour angle minus its second hand's.
     True where the axis cannot be measured."""
-    from chronoeval.suites.lost_in_time.clock_hidden_minute import _wider_axis
 
     a_s = 6.0 * reading.second
     k_n = min((0, 1), key=lambda k: _off(a_s, to_dial(cr._pivot_angle(rays[k]))))
     needle = rays[k_n]
-    inner = _wider_axis(needle, BODY_TO * needle.tip, rgb, dial, scene, radius)
+    inner = th.wider_axis(needle, BODY_TO * needle.tip, rgb, dial, scene, radius)
     if inner is None:
         return True
     seen = _signed(to_dial(inner), to_dial(cr._pivot_angle(needle)))
