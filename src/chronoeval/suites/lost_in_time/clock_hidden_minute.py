@@ -37,10 +37,6 @@ from chronoeval.suites.lost_in_time.answers import ClockTime
 LONGER = 0.03  # the hidden hand reaches this much (fraction of the radius) past the other ray
 
 
-def _off(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
 def minute_under_needle(case: th.TwoRays) -> ClockTime | None:
     """Two rays read as ``reading`` with the second hand the longest ray's thin end and the
     minute hand on the other ray: the hand hidden under the needle read as the minute hand where
@@ -54,7 +50,7 @@ def minute_under_needle(case: th.TwoRays) -> ClockTime | None:
     first, other, rho, outer = step
     if rho < other.tip + LONGER * radius or second_a != outer:
         return None
-    if _off(minute_a, cr._pivot_angle(other)) >= _off(minute_a, cr._pivot_angle(first)):
+    if cr._off(minute_a, cr._pivot_angle(other)) >= cr._off(minute_a, cr._pivot_angle(first)):
         return None  # the looks read the minute hand on the needle's ray already
     inner = th.wider_axis(first, rho, case.rgb, case.dial, case.scene, case.radius)
     if inner is None:
@@ -78,7 +74,7 @@ def hour_under_needle(case: th.TwoRays) -> ClockTime | None:
     if rho + LONGER * radius > other.tip:
         return None
     a_first, a_other = cr._pivot_angle(first), cr._pivot_angle(other)
-    if second_a == outer and _off(minute_a, a_other) < _off(minute_a, a_first):
+    if second_a == outer and cr._off(minute_a, a_other) < cr._off(minute_a, a_first):
         return None  # the looks read it so already
     inner = th.wider_axis(first, rho, case.rgb, case.dial, case.scene, case.radius)
     if inner is None:

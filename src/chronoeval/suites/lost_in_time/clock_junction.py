@@ -74,10 +74,6 @@ def _join(parts: list[cr._Track], others: list[cr._Track]) -> cr._Track:
     return t
 
 
-def _off(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
 def _ends_on(t: cr._Track, m: cr._Track) -> bool:
     """Whether track ``t`` ends on the first run of track ``m`` (within half its width)."""
     reach = (0.5 * m.sums[0] / m.contrast + 2.0) / max(m.tip, 1)
@@ -128,10 +124,10 @@ def hands_meeting(scene: cr._Scene, radius: float) -> tuple[list[cr._Track], lis
                 continue
             seen.add(id(t))
             own = cr._pivot_angle(t)
-            if _off(own, m_angle) > IN_LINE_DEG:
+            if cr._off(own, m_angle) > IN_LINE_DEG:
                 continue
             joined = _join([t, *chain, m], ends)
-            if _off(cr._track_angle(joined), own) <= IN_LINE_DEG:  # one straight hand
+            if cr._off(cr._track_angle(joined), own) <= IN_LINE_DEG:  # one straight hand
                 lost.append(joined)
         if lost:
             added += lost

@@ -55,10 +55,6 @@ WIDTH_SLACK = 1.0
 CENTRE_RMS = 0.3
 
 
-def _delta(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
 def axis_across(
     t: cr._Track, diff: np.ndarray, pivot: tuple[float, float], radius: float
 ) -> float | None:
@@ -116,7 +112,7 @@ def late_minute(
     if second < LATE_FROM:
         return reading  # a hand under half a minute past its minute: one reading either way
     angles = [to_dial(cr._track_angle(t)) for t in rays[:4]]
-    sec = [k for k, a in enumerate(angles) if _delta(a, 6.0 * second) < MATCH_DEG]
+    sec = [k for k, a in enumerate(angles) if cr._off(a, 6.0 * second) < MATCH_DEG]
     if len(sec) != 1:
         return reading
     # the minute hand: the ray whose sweeping or stepping reading is the minute read
@@ -129,7 +125,7 @@ def late_minute(
     diff = cr._max_channel_diff(rgb, dial).astype(np.float32)
     pivot = (scene.pivot[0] + scene.origin[0], scene.pivot[1] + scene.origin[1])
     a_m = axis_across(rays[k], diff, pivot, radius)
-    if a_m is None or _delta(to_dial(a_m), angles[k]) > AGREE_DEG:
+    if a_m is None or cr._off(to_dial(a_m), angles[k]) > AGREE_DEG:
         return reading
     a_m = to_dial(a_m)
     a_s = angles[sec[0]]
@@ -138,7 +134,7 @@ def late_minute(
         return reading
     a_hour = 30.0 * (reading.hour % 12) + 0.5 * (minute + second / 60.0)
     others = [j for j in range(len(angles)) if j not in (sec[0], k)]
-    h = min(others, key=lambda j: _delta(angles[j], a_hour))
+    h = min(others, key=lambda j: cr._off(angles[j], a_hour))
     hour, _ = cr._hour_residual(angles[h], new_minute, second)
     return ClockTime(hour or 12, new_minute, second)
 

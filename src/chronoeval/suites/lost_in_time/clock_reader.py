@@ -184,6 +184,16 @@ def _bin_dist(a: float, b: float) -> float:
     return min(d, N_THETA - d)
 
 
+def _turn(a: float, b: float) -> float:
+    """``a`` minus ``b``, in degrees, brought into [-180, 180)."""
+    return (a - b + 180.0) % 360.0 - 180.0
+
+
+def _off(a: float, b: float) -> float:
+    """How far apart two directions are, in degrees (0-180)."""
+    return abs(_turn(a, b))
+
+
 @functools.lru_cache(maxsize=8)
 def _theta_row_major(n_rows: int) -> np.ndarray:
     """Angle bin of every cell of an (n_rows, N_THETA) array, flattened, plus one trailing 0

@@ -57,10 +57,6 @@ ON_RAY_DEG = 6.0  # a hand of the reading lies on a ray within this many degrees
 MINUTE_FIT = 0.25  # the other reading's minute hand this close (min) to its minute
 
 
-def _off(a: float, b: float) -> float:
-    return abs((a - b + 180.0) % 360.0 - 180.0)
-
-
 def _body_widths(t: cr._Track) -> tuple[float, float]:
     """A ray's body widths from ``BODY_FROM`` to ``BODY_TO`` of its length: the median run
     width, and the largest of the medians over tenths of the length (0.0 where too few runs)."""
@@ -127,20 +123,16 @@ def _hidden_hand_fits(
     True where the axis cannot be measured."""
 
     a_s = 6.0 * reading.second
-    k_n = min((0, 1), key=lambda k: _off(a_s, to_dial(cr._pivot_angle(rays[k]))))
+    k_n = min((0, 1), key=lambda k: cr._off(a_s, to_dial(cr._pivot_angle(rays[k]))))
     needle = rays[k_n]
     inner = th.wider_axis(needle, BODY_TO * needle.tip, rgb, dial, scene, radius)
     if inner is None:
         return True
-    seen = _signed(to_dial(inner), to_dial(cr._pivot_angle(needle)))
+    seen = cr._turn(to_dial(inner), to_dial(cr._pivot_angle(needle)))
     h, m = reading.hour % 12, reading.minute
-    as_hour = _signed(30.0 * h + 0.5 * m + reading.second / 120.0, a_s)
-    as_minute = _signed(6.0 * alt.minute + 0.1 * alt.second, 6.0 * alt.second)
+    as_hour = cr._turn(30.0 * h + 0.5 * m + reading.second / 120.0, a_s)
+    as_minute = cr._turn(6.0 * alt.minute + 0.1 * alt.second, 6.0 * alt.second)
     return abs(seen - as_minute) < abs(seen - as_hour)
-
-
-def _signed(a: float, b: float) -> float:
-    return (a - b + 180.0) % 360.0 - 180.0
 
 
 def _swapped(
@@ -157,11 +149,11 @@ def _swapped(
     h, m, s = reading.hour % 12, reading.minute, reading.second
     a_s, a_m, a_h = 6.0 * s, 6.0 * m + 0.1 * s, 30.0 * h + 0.5 * m + s / 120.0
     dial = [to_dial(cr._pivot_angle(t)) for t in rays]
-    k_m = min((0, 1), key=lambda k: _off(a_m, dial[k]))
+    k_m = min((0, 1), key=lambda k: cr._off(a_m, dial[k]))
     k_n = 1 - k_m
-    if _off(a_m, dial[k_m]) > ON_RAY_DEG or _off(a_s, dial[k_n]) > ON_RAY_DEG:
+    if cr._off(a_m, dial[k_m]) > ON_RAY_DEG or cr._off(a_s, dial[k_n]) > ON_RAY_DEG:
         return None  # not the layout: the minute hand on one ray, the second on the other
-    if _off(a_h, dial[k_n]) >= _off(a_h, dial[k_m]):
+    if cr._off(a_h, dial[k_n]) >= cr._off(a_h, dial[k_m]):
         return None  # the hour read on the minute hand's ray
     needle, other = rays[k_n], rays[k_m]
     if other.tip >= needle.tip - cr.SAME_LENGTH * cr.NORM_RADIUS:
